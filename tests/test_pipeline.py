@@ -1,0 +1,49 @@
+"The main job end to end at smoke size, through the console command a user types."
+import json, subprocess, sys
+from pathlib import Path
+import pytest
+
+PLAYWORLD = str(Path(sys.executable).parent/'playworld')
+HORIZONS = ['1', '4', '8', '16']
+
+@pytest.fixture(scope='module')
+def smoke_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp('smoke')/'run'
+    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    return out, p
+
+def test_smoke_run_writes_every_metrics_key(smoke_run):
+    out, _ = smoke_run
+    m = json.loads((out/'metrics.json').read_text())
+    for d in ('tabletop', 'bridge'):
+        for k in ('psnr', 'ssim', 'psnr_copy_last', 'psnr_shuffled_actions'):
+            got = m[d]['replay'][k]
+            assert all(h in got for h in HORIZONS if h in m[d]['replay']['n']), (d, k, got)
+            assert set(m[d]['replay']['n']) >= {'1', '4'}, (d, m[d]['replay']['n'])
+            assert all(v == v for v in got.values())   # no NaN
+        assert m[d]['episodes'] > 0 and m[d]['train_steps'] > 0 and m[d]['train_seconds'] > 0
+    assert m['bridge']['episodes'] == 4          # the smoke profile imports 4 of the 8 Bridge episodes
+
+def test_smoke_run_artefacts(smoke_run):
+    out, p = smoke_run
+    for f in ['report.html', 'figures/tabletop_replay_strip.png', 'figures/bridge_replay_strip.png',
+              'figures/tabletop_play_strip.png', 'models/tabletop/model/diffusion_pytorch_model.safetensors',
+              'data/tabletop/meta/info.json', 'data/bridge/meta/info.json']:
+        assert (out/f).exists(), f
+    nbs = sorted(x.name for x in (out/'notebooks').glob('*.ipynb'))
+    assert nbs == sorted(['collect.ipynb', 'train-tabletop.ipynb', 'train-bridge.ipynb', 'evaluate-tabletop.ipynb',
+                          'evaluate-bridge.ipynb', 'report.ipynb']), nbs
+    page = (out/'report.html').read_text()
+    assert page.count('data:image/png;base64') >= 3 and 'src="http' not in page
+    assert 'report:' in p.stdout and 'PSNR@8' in p.stdout
+
+def test_rerun_skips_done_stages(smoke_run):
+    out, _ = smoke_run
+    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.count('done already') == 6, p.stdout
+
+def test_cli_bad_profile():
+    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'huge', '--out', '/tmp/x'], capture_output=True, text=True)
+    assert p.returncode == 2 and "invalid choice: 'huge'" in p.stderr
