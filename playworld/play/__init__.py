@@ -1,0 +1,1 @@
+"Autonomous play: proposer, noisy executor, reset-free play collection and expert demos."
