@@ -8,6 +8,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
             'playworld.core': { 'playworld.core.Episode': ('core.html#episode', 'playworld/core.py'),
                                 'playworld.core.Episode.__len__': ('core.html#episode.__len__', 'playworld/core.py'),
                                 'playworld.core.Episode.__post_init__': ('core.html#episode.__post_init__', 'playworld/core.py'),
+                                'playworld.core._umask': ('core.html#_umask', 'playworld/core.py'),
                                 'playworld.core.atomic_path': ('core.html#atomic_path', 'playworld/core.py'),
                                 'playworld.core.atomic_write': ('core.html#atomic_write', 'playworld/core.py'),
                                 'playworld.core.frame_strip': ('core.html#frame_strip', 'playworld/core.py'),
