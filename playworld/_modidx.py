@@ -350,4 +350,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'playworld.wm.train.save_checkpoint': ('wm.train.html#save_checkpoint', 'playworld/wm/train.py'),
                                     'playworld.wm.train.split_config': ('wm.train.html#split_config', 'playworld/wm/train.py'),
                                     'playworld.wm.train.train_from_store': ('wm.train.html#train_from_store', 'playworld/wm/train.py'),
-                                    'playworld.wm.train.train_world_model': ('wm.train.html#train_world_model', 'playworld/wm/train.py')}}}
+                                    'playworld.wm.train.train_world_model': ('wm.train.html#train_world_model', 'playworld/wm/train.py'),
+                                    'playworld.wm.train.write_validation_video': ( 'wm.train.html#write_validation_video',
+                                                                                   'playworld/wm/train.py')}}}
