@@ -18,6 +18,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'playworld.core._umask': ('core.html#_umask', 'playworld/core.py'),
                                 'playworld.core.atomic_path': ('core.html#atomic_path', 'playworld/core.py'),
                                 'playworld.core.atomic_write': ('core.html#atomic_write', 'playworld/core.py'),
+                                'playworld.core.check_writable': ('core.html#check_writable', 'playworld/core.py'),
                                 'playworld.core.frame_strip': ('core.html#frame_strip', 'playworld/core.py'),
                                 'playworld.core.get_device': ('core.html#get_device', 'playworld/core.py'),
                                 'playworld.core.save_png': ('core.html#save_png', 'playworld/core.py'),

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #196ca071
 from __future__ import annotations
-import os, random, tempfile, contextlib
+import os, random, shutil, tempfile, contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -13,7 +13,7 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['CAMERA', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'to_model', 'to_frames', 'Episode', 'seed_everything',
-           'get_device', 'atomic_write', 'atomic_path', 'frame_strip', 'save_png']
+           'get_device', 'atomic_write', 'atomic_path', 'check_writable', 'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -58,6 +58,10 @@ class Episode:
         if self.state is not None and len(self.state) != len(f):
             raise ValueError(f"state must have T = {len(f)} rows, got {len(self.state)}")
         if self.source not in SOURCES: raise ValueError(f"source must be one of {SOURCES}, got {self.source!r}")
+        for k, v in (('actions', a), ('state', self.state)):
+            if v is not None and not np.isfinite(np.asarray(v, np.float32)).all():
+                rows = np.nonzero(~np.isfinite(np.asarray(v, np.float32)).all(-1))[0]
+                raise ValueError(f"{k} must be finite, got NaN or inf in rows {rows[:5].tolist()}{' ...' if len(rows) > 5 else ''}")
         self.frames, self.actions = f, a.astype(np.float32)
     def __len__(self): return len(self.frames)
 
@@ -108,6 +112,22 @@ def atomic_path(path:str|Path # final file path
     except BaseException:
         with contextlib.suppress(FileNotFoundError): os.unlink(tmp)
         raise
+
+# %% ../nbs/00_core.ipynb #60654cf7
+def check_writable(path:str|Path,    # output folder (created if absent)
+                   need_bytes:int=0  # free space the job needs there, bytes
+                  )->Path:           # the folder
+    "Fail early, before any work, if `path` cannot take new files: OSError naming the folder, the cause, free vs needed space."
+    p = Path(path)
+    try: p.mkdir(parents=True, exist_ok=True)
+    except OSError as e: raise OSError(e.errno, f"cannot create output folder {p}: {e.strerror or e}") from e
+    try:   # a real write probe: permission bits alone miss read-only mounts, and root passes os.access
+        with tempfile.NamedTemporaryFile(dir=p, prefix='.write-probe-') as f: f.write(b'0'); f.flush(); os.fsync(f.fileno())
+    except OSError as e: raise OSError(e.errno, f"output folder {p} is not writable: {e.strerror or e}") from e
+    free = shutil.disk_usage(p).free
+    if free < need_bytes:
+        raise OSError(28, f"only {free / 2**20:.0f} MiB free in {p}, this job needs about {need_bytes / 2**20:.0f} MiB: free some space or choose another folder")
+    return p
 
 # %% ../nbs/00_core.ipynb #2dabd1b7
 def frame_strip(rows:list,      # list of R arrays (T, H, W, 3) uint8; rows may differ in T

@@ -9,10 +9,10 @@ import json, os, time
 from pathlib import Path
 import papermill as pm
 import playworld
-from .core import atomic_write
+from .core import atomic_write, check_writable
 
 # %% auto #0
-__all__ = ['PROFILES', 'DATASETS', 'stage_plan', 'StageFailed', 'stages_dir', 'run_pipeline']
+__all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'stage_plan', 'StageFailed', 'stages_dir', 'run_pipeline']
 
 # %% ../nbs/90_pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
@@ -32,6 +32,7 @@ PROFILES = {
         evaluate=dict(n_steps=1, stride=16, **_TT)),
 }
 DATASETS = ('tabletop', 'bridge')
+DISK_NEEDS_MB = dict(smoke=50, quick=400)   # free space a run needs, MiB (measured: quick 136 MiB)
 
 # %% ../nbs/90_pipeline.ipynb #9f8ca54f
 def stage_plan(profile:str # a key of `PROFILES`
@@ -66,10 +67,8 @@ def run_pipeline(profile:str='smoke', # a key of `PROFILES`
     "Execute the profile's stage notebooks with papermill into `out`; returns metrics.json's content."
     plan, src = stage_plan(profile), stages_dir()
     out = Path(out).resolve()
-    try:
-        (out/'notebooks').mkdir(parents=True, exist_ok=True); (out/'stages').mkdir(exist_ok=True)
-    except OSError as e: raise OSError(f"cannot create output folder {out}: {e}") from e
-    if not os.access(out, os.W_OK): raise PermissionError(f"output folder {out} is not writable")
+    check_writable(out, DISK_NEEDS_MB[profile] * 2**20)   # before any work: a clear error, not a traceback mid-way
+    (out/'notebooks').mkdir(exist_ok=True); (out/'stages').mkdir(exist_ok=True)
     redo = force
     for name, nb, params in plan:
         done = out/'stages'/f'{name}.done'

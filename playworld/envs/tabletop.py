@@ -170,7 +170,9 @@ class TabletopEnv(gym.Env):
         if camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
         if render_mode != 'rgb_array': raise ValueError(f"render_mode must be 'rgb_array', got {render_mode!r}")
         if not isinstance(max_steps, (int, np.integer)) or max_steps < 1: raise ValueError(f"max_steps must be an int >= 1, got {max_steps!r}")
-        if task is not None and task not in TASK_FAMILIES: parse_instruction(task)
+        if task is not None and task not in TASK_FAMILIES:
+            if ' ' not in task.strip(): raise ValueError(f"unknown task family {task!r}; expected one of {list(TASK_FAMILIES)} or an instruction")
+            parse_instruction(task)
         self.size, self.task_spec, self.max_steps, self.camera, self.render_mode = int(size), task, int(max_steps), camera, render_mode
         self.model = m = mujoco.MjModel.from_xml_string(tabletop_xml())
         m.vis.global_.offwidth = m.vis.global_.offheight = self.size
