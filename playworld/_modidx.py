@@ -309,6 +309,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'playworld.pipeline.stages_dir': ('pipeline.html#stages_dir', 'playworld/pipeline.py')},
             'playworld.play.bench': { 'playworld.play.bench._cmd_bench_collect': ( 'play.bench.html#_cmd_bench_collect',
                                                                                    'playworld/play/bench.py'),
+                                      'playworld.play.bench._play_leg': ('play.bench.html#_play_leg', 'playworld/play/bench.py'),
                                       'playworld.play.bench._replay': ('play.bench.html#_replay', 'playworld/play/bench.py'),
                                       'playworld.play.bench.add_bench_collect_parser': ( 'play.bench.html#add_bench_collect_parser',
                                                                                          'playworld/play/bench.py'),

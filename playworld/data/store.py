@@ -437,7 +437,7 @@ def write(self:StoreWriter, episodes:list, # list of `Episode` (same frame size,
     frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
     with atomic_write(p['data']) as f: pq.write_table(frames, f)
     with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
-    _write_tasks(root/TASKS_PATH, tasks)
+    if tasks != self.tasks or not (root/TASKS_PATH).exists(): _write_tasks(root/TASKS_PATH, tasks)   # only when a task is new
     stats = _stats([frames]) if self.stats is None else _merge_stats(self.stats, _stats([frames]))
     with atomic_write(root/STATS_PATH, 'w') as f: json.dump(stats, f, indent=4)
     fps_out = int(fps) if float(fps).is_integer() else fps

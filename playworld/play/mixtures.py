@@ -82,7 +82,7 @@ def _episode_records(data)->tuple:
 
 # %% ../../nbs/32_play.mixtures.ipynb #fee2fc59
 def coverage_stats(data,          # store folder, `EpisodeStore`, or list of `Episode`s (tabletop: 5-d state)
-                   grid:int=6,    # region cells per axis over the hand's x-y reach
+                   grid:int=10,   # region cells per axis over the hand's x-y reach (3.6 x 3.2 cm cells at 10)
                   )->dict:        # counts, fractions and summary numbers (JSON-ready)
     "Task, object, region and interaction-mode coverage of a dataset; ValueError for an empty one."
     meta, states = _episode_records(data)
@@ -107,13 +107,14 @@ def coverage_stats(data,          # store folder, `EpisodeStore`, or list of `Ep
                 families=dict(fam), objects=dict(obj), pairs=dict(pair), instructions=dict(ins),
                 n_families=len(fam), n_pairs=len(pair), n_instructions=len(ins), task_entropy_bits=_entropy(ins),
                 family_entropy_bits=_entropy(fam), region_cells=int((visit > 0).sum()), contact_cells=int((contact > 0).sum()),
+                region_entropy_bits=_entropy(Counter(dict(enumerate(visit.ravel())))), contact_entropy_bits=_entropy(Counter(dict(enumerate(contact.ravel())))),
                 grid=grid, region_counts=visit.tolist(), contact_counts=contact.tolist(),
                 mode_frac={k: modes[k] / n for k in sorted(modes)},
                 failure_frac={k: modes[k] / n for k in FAILURE_MODES}, any_failure_frac=fail / n)
 
 # %% ../../nbs/32_play.mixtures.ipynb #5492362e
 SUMMARY_KEYS = ('episodes', 'frames', 'success_rate', 'n_families', 'n_instructions', 'n_pairs', 'task_entropy_bits',
-                'region_cells', 'contact_cells', 'any_failure_frac')
+                'region_cells', 'contact_cells', 'region_entropy_bits', 'contact_entropy_bits', 'any_failure_frac')
 
 def coverage_table(stats:dict,     # name -> `coverage_stats` result
                    keys=SUMMARY_KEYS, # summary numbers to show (plus every failure mode)
