@@ -217,5 +217,5 @@ def collect_main(argv:list|None=None)->int: # arguments after `collect` (None: s
     except (ValueError, FileNotFoundError, RuntimeError, ImportError) as e: print(f"playworld collect: error: {e}", file=sys.stderr); return 2
     return 0
 
-if __name__ == '__main__' and not hasattr(sys, 'ps1') and 'ipykernel' not in sys.modules:
+if __name__ == '__main__' and Path(sys.argv[0]).name == 'run.py':   # python -m playworld.play.run collect ...
     sys.exit(collect_main(sys.argv[2:] if sys.argv[1:2] == ['collect'] else sys.argv[1:]))
