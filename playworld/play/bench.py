@@ -20,22 +20,22 @@ from .run import collect_to_store, play_stream
 __all__ = ['bench_play', 'bench_loader', 'bench_trainer', 'bench_collect', 'add_bench_collect_parser']
 
 # %% ../../nbs/33_play.bench.ipynb #c9b41402
-def _replay(actions:list, seed:int=0)->tuple: # -> (frames stepped, seconds)
+def _replay(actions:list, seed:int=0)->tuple: # -> (frames stepped, wall seconds, CPU seconds)
     "A fresh bare env (built inside the timing, as a collection run builds one) stepping recorded action sequences."
-    t0 = time.perf_counter(); env = TabletopEnv(max_steps=10**6, seed=seed); env.reset(seed=seed); n = 0
+    t0, c0 = time.perf_counter(), time.process_time(); env = TabletopEnv(max_steps=10**6, seed=seed); env.reset(seed=seed); n = 0
     for a in actions:
         try: env.reset(options=dict(keep_scene=True))
         except (ValueError, RuntimeError): env.reset()
         for x in a[:-1]: env.step(x); n += 1
     env.close()
-    return n, time.perf_counter() - t0
+    return n, time.perf_counter() - t0, time.process_time() - c0
 
-def _play_leg(d:str, n:int, seed:int, max_steps:int, commit_every:int)->tuple: # -> (env steps, seconds, actions per episode)
-    t0 = time.perf_counter()
+def _play_leg(d:str, n:int, seed:int, max_steps:int, commit_every:int)->tuple: # -> (env steps, wall s, CPU s, actions per episode)
+    t0, c0 = time.perf_counter(), time.process_time()
     collect_to_store(d, 'play', n, seed=seed, max_steps=max_steps, commit_every=commit_every, progress=False)
-    dt = time.perf_counter() - t0; st = EpisodeStore(d)
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0; st = EpisodeStore(d)
     acts = [np.stack(st._rows(i).column('action').to_numpy(zero_copy_only=False)) for i in range(len(st))]
-    return sum(len(a) - 1 for a in acts), dt, acts
+    return sum(len(a) - 1 for a in acts), dt, dc, acts
 
 def bench_play(rounds:int=3,      # alternations of the legs
                per_round:int=6,   # play episodes per round and leg
@@ -43,12 +43,13 @@ def bench_play(rounds:int=3,      # alternations of the legs
                batch:int=8,       # commit_every of the batched leg
                seed:int=0)->dict: # frames/s per leg, overheads in % (medians over rounds), frames, episodes
     "Env frames/s of play collection into a store (commit every episode, and every `batch`) vs the bare env on the same actions, interleaved."
-    legs = {k: [] for k in ('play_fps', 'play_batched_fps', 'raw_fps', 'nostore_fps')}; frames = 0
+    legs = {k: [] for k in ('play_fps', 'play_batched_fps', 'raw_fps', 'nostore_fps', 'play_cpu_fps', 'raw_cpu_fps')}; frames = 0
     for r in range(rounds):
         with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
-            n, dt, acts = _play_leg(d1, per_round, seed + r, max_steps, 1); legs['play_fps'].append(n / dt); frames += n
-            n2, dt2, _ = _play_leg(d2, per_round, seed + r, max_steps, batch); legs['play_batched_fps'].append(n2 / dt2)
-        k, dt = _replay(acts, seed + r); legs['raw_fps'].append(k / dt)
+            n, dt, dc, acts = _play_leg(d1, per_round, seed + r, max_steps, 1); frames += n
+            legs['play_fps'].append(n / dt); legs['play_cpu_fps'].append(n / dc)
+            n2, dt2, _, _ = _play_leg(d2, per_round, seed + r, max_steps, batch); legs['play_batched_fps'].append(n2 / dt2)
+        k, dt, dc = _replay(acts, seed + r); legs['raw_fps'].append(k / dt); legs['raw_cpu_fps'].append(k / dc)
         t0 = time.perf_counter(); k = sum(len(e) - 1 for e in play_stream(per_round, 0, seed + r, max_steps=max_steps))
         legs['nostore_fps'].append(k / (time.perf_counter() - t0))
     L = {k: np.array(v) for k, v in legs.items()}
@@ -56,6 +57,7 @@ def bench_play(rounds:int=3,      # alternations of the legs
     return dict(**{k: round(float(np.median(v)), 1) for k, v in L.items()},
                 play_eps_per_s=round(float(np.median(L['play_fps'])) * rounds * per_round / frames, 3),
                 overhead_pct=pct(L['raw_fps'], L['play_fps']), overhead_batched_pct=pct(L['raw_fps'], L['play_batched_fps']),
+                overhead_cpu_pct=pct(L['raw_cpu_fps'], L['play_cpu_fps']),
                 policy_overhead_pct=pct(L['raw_fps'], L['nostore_fps']), store_overhead_pct=pct(L['nostore_fps'], L['play_fps']),
                 batch=batch, frames=int(frames), episodes=rounds * per_round, rounds=rounds)
 

@@ -6,6 +6,7 @@ episode, resumable after a crash, optionally sharded over processes or Ray worke
 # %% ../../nbs/31_play.run.ipynb #5a74f1b6
 from __future__ import annotations
 import argparse, json, logging, os, shutil, sys, time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
@@ -117,6 +118,7 @@ def collect_to_store(out:str|Path,          # store folder
                      proposer=None,         # play mode: propose(env, history, rng) -> str (default `Proposer()`)
                      progress:bool=True,    # tqdm bar with episodes/s and success rate
                      video_mode:str='default', # store video mode ('default' or 'lossless')
+                     background:bool=True,  # write each batch in a writer thread while the next is simulated
                     )->dict:                # {'out', 'episodes', 'new', 'frames_new', 'success_rate', 'seconds', 'episodes_per_s', 'frames_per_s'}
     "Collect play or demo episodes into a store, committed episode by episode; ValueError on bad settings or a store from another run."
     out = Path(out)
@@ -134,12 +136,17 @@ def collect_to_store(out:str|Path,          # store folder
         hist = [SimpleNamespace(instruction=m['instruction'], success=m['success']) for m in hist]
         stream = (play_stream(n_episodes, start, seed, size, max_steps, hist, proposer) if mode == 'play'
                   else demo_stream(n_episodes, start, seed, size, max_steps, task))
-        buf, n_ok, n_new, frames, t0 = [], 0, 0, 0, time.perf_counter()
-        with tqdm(total=n_episodes, initial=start, disable=not progress, desc=f'collect {mode}', unit='ep') as bar:
+        buf, n_ok, n_new, frames, t0, pending = [], 0, 0, 0, time.perf_counter(), None
+        with ThreadPoolExecutor(1) as ex, tqdm(total=n_episodes, initial=start, disable=not progress, desc=f'collect {mode}', unit='ep') as bar:
             for ep in stream:
                 buf.append(ep); n_new += 1; n_ok += ep.success; frames += len(ep)
-                if len(buf) >= commit_every or start + n_new == n_episodes: w.write(buf); buf = []
+                if len(buf) >= commit_every or start + n_new == n_episodes:
+                    if pending is not None: pending.result()              # one batch in the writer at a time; re-raises its error
+                    if background: pending = ex.submit(w.write, buf)
+                    else: w.write(buf)
+                    buf = []
                 bar.update(); bar.set_postfix(success=f'{n_ok / n_new:.2f}', fps=f'{frames / (time.perf_counter() - t0):.0f}')
+            if pending is not None: pending.result()
         dt = time.perf_counter() - t0
     return dict(out=str(out), episodes=start + n_new, new=n_new, frames_new=frames, success_rate=n_ok / n_new,
                 seconds=dt, episodes_per_s=n_new / dt, frames_per_s=frames / dt)
