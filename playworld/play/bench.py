@@ -43,12 +43,13 @@ def bench_play(rounds:int=3,      # alternations of the legs
                batch:int=8,       # commit_every of the batched leg
                seed:int=0)->dict: # frames/s per leg, overheads in % (medians over rounds), frames, episodes
     "Env frames/s of play collection into a store (commit every episode, and every `batch`) vs the bare env on the same actions, interleaved."
-    legs = {k: [] for k in ('play_fps', 'play_batched_fps', 'raw_fps', 'nostore_fps', 'play_cpu_fps', 'raw_cpu_fps')}; frames = 0
+    legs = {k: [] for k in ('play_fps', 'play_batched_fps', 'raw_fps', 'nostore_fps', 'play_cpu_fps', 'play_batched_cpu_fps', 'raw_cpu_fps')}; frames = 0
     for r in range(rounds):
         with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
             n, dt, dc, acts = _play_leg(d1, per_round, seed + r, max_steps, 1); frames += n
             legs['play_fps'].append(n / dt); legs['play_cpu_fps'].append(n / dc)
-            n2, dt2, _, _ = _play_leg(d2, per_round, seed + r, max_steps, batch); legs['play_batched_fps'].append(n2 / dt2)
+            n2, dt2, dc2, _ = _play_leg(d2, per_round, seed + r, max_steps, batch)
+            legs['play_batched_fps'].append(n2 / dt2); legs['play_batched_cpu_fps'].append(n2 / dc2)
         k, dt, dc = _replay(acts, seed + r); legs['raw_fps'].append(k / dt); legs['raw_cpu_fps'].append(k / dc)
         t0 = time.perf_counter(); k = sum(len(e) - 1 for e in play_stream(per_round, 0, seed + r, max_steps=max_steps))
         legs['nostore_fps'].append(k / (time.perf_counter() - t0))
@@ -57,7 +58,7 @@ def bench_play(rounds:int=3,      # alternations of the legs
     return dict(**{k: round(float(np.median(v)), 1) for k, v in L.items()},
                 play_eps_per_s=round(float(np.median(L['play_fps'])) * rounds * per_round / frames, 3),
                 overhead_pct=pct(L['raw_fps'], L['play_fps']), overhead_batched_pct=pct(L['raw_fps'], L['play_batched_fps']),
-                overhead_cpu_pct=pct(L['raw_cpu_fps'], L['play_cpu_fps']),
+                overhead_cpu_pct=pct(L['raw_cpu_fps'], L['play_cpu_fps']), overhead_batched_cpu_pct=pct(L['raw_cpu_fps'], L['play_batched_cpu_fps']),
                 policy_overhead_pct=pct(L['raw_fps'], L['nostore_fps']), store_overhead_pct=pct(L['nostore_fps'], L['play_fps']),
                 batch=batch, frames=int(frames), episodes=rounds * per_round, rounds=rounds)
 
@@ -107,7 +108,7 @@ def _cmd_bench_collect(a):
     if a.out:
         with atomic_write(a.out, 'w') as f: f.write(txt)
     c = r['collect']
-    print(txt if a.json else f"play {c['play_fps']:.0f} frames/s vs bare env {c['raw_fps']:.0f} (overhead {c['overhead_pct']:.0f} %, {c['overhead_batched_pct']:.0f} % committing every {c['batch']}); "
+    print(txt if a.json else f"play {c['play_fps']:.0f} frames/s vs bare env {c['raw_fps']:.0f} (overhead {c['overhead_pct']:.0f} % wall, {c['overhead_cpu_pct']:.0f} % CPU; committing every {c['batch']}: {c['overhead_batched_pct']:.0f} %, {c['overhead_batched_cpu_pct']:.0f} %); "
           f"loader {r['loader']['windows_per_s']:.0f} windows/s vs trainer {r['trainer']['windows_per_s']:.1f} ({r['loader_over_trainer']:.0f}x)")
 
 def add_bench_collect_parser(bench_sub): # the sub-parsers object of `playworld bench`
