@@ -4,7 +4,7 @@
 
 # %% ../../nbs/20_data.store.ipynb #e06c25e1
 from __future__ import annotations
-import json, shutil, warnings, os
+import json, shutil, warnings, os, fcntl
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
@@ -19,7 +19,7 @@ from ..core import OBS_IMAGE, OBS_STATE, ACTION, Episode, atomic_write, atomic_p
 # %% auto #0
 __all__ = ['CODEBASE_VERSION', 'CHUNKS_SIZE', 'INFO_PATH', 'TASKS_PATH', 'STATS_PATH', 'EPISODES_PATH', 'DATA_PATH', 'VIDEO_PATH',
            'INDEX_FEATURES', 'VIDEO_MODES', 'encode_video', 'decode_video', 'squares_clip', 'psnr', 'read_info',
-           'write_episodes', 'EpisodeStore']
+           'write_episodes', 'EpisodeStore', 'clean_uncommitted', 'StoreWriter', 'merge_stores']
 
 # %% ../../nbs/20_data.store.ipynb #3764b788
 CODEBASE_VERSION = 'v3.0'
@@ -204,6 +204,18 @@ def _stats(tables:list)->dict:
                       std=x.std(0).tolist(), count=[len(x)])
     return out
 
+def _merge_stats(a:dict, b:dict)->dict:
+    "Merge two `_stats` results of disjoint frame sets (Chan, Golub & LeVeque 1979 pairwise update of mean and M2)."
+    out = {}
+    for k in b:
+        if k not in a: out[k] = b[k]; continue
+        na, nb = a[k]['count'][0], b[k]['count'][0]; n = na + nb
+        ma, mb = np.array(a[k]['mean']), np.array(b[k]['mean']); d = mb - ma
+        m2 = np.array(a[k]['std'])**2 * na + np.array(b[k]['std'])**2 * nb + d**2 * na * nb / n
+        out[k] = dict(min=np.minimum(a[k]['min'], b[k]['min']).tolist(), max=np.maximum(a[k]['max'], b[k]['max']).tolist(),
+                      mean=(ma + d * nb / n).tolist(), std=np.sqrt(m2 / n).tolist(), count=[n])
+    return out
+
 def _write_info(root:Path, info:dict):
     "Commit point of a write: replace meta/info.json atomically."
     with atomic_write(root/INFO_PATH, 'w') as f: json.dump(info, f, indent=4)
@@ -244,31 +256,7 @@ def write_episodes(root:str|Path,      # store folder (created if absent)
         out = write_episodes(tmp, episodes, fps, True, mode, names, robot_type)
         old = root.with_name(f'.{root.name}.old-{os.getpid()}'); os.replace(root, old); os.replace(tmp, root)
         shutil.rmtree(old); return out
-    store = EpisodeStore(root) if (root/INFO_PATH).exists() else None
-    info = store.info if store else None
-    fps = _check_batch(episodes, fps, info)
-    ep0, row0 = (info['total_episodes'], info['total_frames']) if info else (0, 0)
-    n = store.next_file if store else 0
-    tasks = store.tasks if store else []
-    strs = [e.instruction or e.task for e in episodes]
-    for s in strs:
-        if s not in tasks: tasks.append(s)
-    p = _paths(root, n); T = np.cumsum([0] + [len(e) for e in episodes])
-    vinfo = encode_video(np.concatenate([e.frames for e in episodes]), p['video'], fps, mode, keyframes=T[:-1])
-    frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
-    with atomic_write(p['data']) as f: pq.write_table(frames, f)
-    with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
-    _write_tasks(root/TASKS_PATH, tasks)
-    old = [_read_parquet(q, [c for c in (ACTION, OBS_STATE) if c in frames.column_names]) for q in (store.data_files if store else [])]
-    with atomic_write(root/STATS_PATH, 'w') as f: json.dump(_stats(old + [frames]), f, indent=4)
-    fps_out = int(fps) if float(fps).is_integer() else fps
-    new = dict(codebase_version=CODEBASE_VERSION, robot_type=robot_type or (info or {}).get('robot_type') or 'playworld',
-               total_episodes=ep0 + len(episodes), total_frames=int(row0 + T[-1]), total_tasks=len(tasks),
-               chunks_size=CHUNKS_SIZE, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
-               splits={'train': f'0:{ep0 + len(episodes)}'}, data_path=DATA_PATH, video_path=VIDEO_PATH,
-               features=info['features'] if info else _features(episodes[0], {**vinfo, 'video.fps': fps_out}, names or {}))
-    _write_info(root, new)
-    return list(range(ep0, ep0 + len(episodes)))
+    with StoreWriter(root, fps, mode, names, robot_type) as w: return w.write(episodes)
 
 # %% ../../nbs/20_data.store.ipynb #0b9b2a95
 class EpisodeStore:
@@ -373,3 +361,142 @@ def load_all(self:EpisodeStore)->list: # -> list of `Episode`, in episode order
         frames = decode_video(path, self.fps, 0, max(b for a, b in spans))
         for i, (a, b) in zip(ids, spans): out[i] = self._episode(i, self._rows(i), frames[a:b])
     return out
+
+# %% ../../nbs/20_data.store.ipynb #d3dcd599
+_FILE_RE = r'file-(\d{3})\.(parquet|mp4)$'
+
+def clean_uncommitted(root:str|Path,          # store folder
+                      next_file:int|None=None, # first uncommitted file number (None: from the committed episodes)
+                     )->list:                  # the deleted paths
+    "Delete what an interrupted write left: temporary files and data/video/episode files numbered >= `next_file`."
+    import re
+    root = Path(root)
+    if next_file is None:
+        if (root/INFO_PATH).exists():
+            with warnings.catch_warnings(): warnings.simplefilter('ignore'); next_file = EpisodeStore(root).next_file
+        else: next_file = 0
+    gone = []
+    for d in (root/'data', root/'videos', root/'meta'):
+        if not d.is_dir(): continue
+        for p in d.rglob('*'):
+            if not p.is_file(): continue
+            m = re.search(_FILE_RE, p.name); c = re.search(r'chunk-(\d{3})$', p.parent.name)
+            tmp = p.name.startswith('.') and '.tmp' in p.name
+            if tmp or (m and c and not p.name.startswith('.') and int(c[1]) * CHUNKS_SIZE + int(m[1]) >= next_file):
+                p.unlink(); gone.append(p)
+    return gone
+
+# %% ../../nbs/20_data.store.ipynb #98b5c947
+class StoreWriter:
+    "Append batches of episodes to a store, one file-XXX per batch, info.json last; RuntimeError if another process is writing it."
+    def __init__(self, root:str|Path,          # store folder (created if absent)
+                 fps:float|None=None,          # frame rate, Hz (None: the episodes' own)
+                 mode:str='default',           # video mode (see `VIDEO_MODES`)
+                 names:dict|None=None,         # names per dim for a new store's features
+                 robot_type:str|None=None):    # info.json robot_type (None: keep / 'playworld')
+        self.root, self.fps, self.mode, self.names, self.robot_type = Path(root), fps, mode, names, robot_type
+        (self.root/'meta').mkdir(parents=True, exist_ok=True)
+        self._lock = open(self.root/'meta/.write.lock', 'w')
+        try: fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError: self._lock.close(); raise RuntimeError(f"another process is writing the store at {self.root}") from None
+        st = None
+        if (self.root/INFO_PATH).exists():
+            with warnings.catch_warnings(): warnings.simplefilter('ignore'); st = EpisodeStore(self.root)
+        self.info, self.tasks = (st.info, st.tasks) if st else (None, [])
+        self.next_file = st.next_file if st else 0
+        self.removed = clean_uncommitted(self.root, self.next_file)   # leftovers of an interrupted write
+        self.stats = self._committed_stats(st) if st else None
+    def _committed_stats(self, st)->dict:
+        "The stored stats when they describe exactly the committed frames, else recomputed from the data files."
+        p = self.root/STATS_PATH
+        try: s = json.loads(p.read_text()); ok = s and all(v['count'] == [st.info['total_frames']] for v in s.values())
+        except (OSError, json.JSONDecodeError, KeyError, TypeError): ok = False
+        if ok: return s
+        cols = [ACTION] + ([OBS_STATE] if OBS_STATE in st.info['features'] else [])
+        return _stats([_read_parquet(q, cols) for q in st.data_files]) if len(st) else None
+    def __len__(self): return self.info['total_episodes'] if self.info else 0
+    def close(self):
+        if not self._lock.closed: self._lock.close()
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()
+
+# %% ../../nbs/20_data.store.ipynb #f0d346e9
+@patch
+def write(self:StoreWriter, episodes:list, # list of `Episode` (same frame size, action and state dims as the store)
+         )->list:                           # the global episode indices written
+    "Commit one batch as file-XXX (video, data, episode table, tasks, stats, then info.json); ValueError/TypeError on bad input."
+    info, root = self.info, self.root
+    fps = _check_batch(episodes, self.fps, info)
+    ep0, row0 = (info['total_episodes'], info['total_frames']) if info else (0, 0)
+    n, tasks = self.next_file, list(self.tasks)
+    strs = [e.instruction or e.task for e in episodes]
+    for s in strs:
+        if s not in tasks: tasks.append(s)
+    p = _paths(root, n); T = np.cumsum([0] + [len(e) for e in episodes])
+    vinfo = encode_video(np.concatenate([e.frames for e in episodes]), p['video'], fps, self.mode, keyframes=T[:-1])
+    frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
+    with atomic_write(p['data']) as f: pq.write_table(frames, f)
+    with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
+    if tasks != self.tasks or not (root/TASKS_PATH).exists(): _write_tasks(root/TASKS_PATH, tasks)   # only when a task is new
+    stats = _stats([frames]) if self.stats is None else _merge_stats(self.stats, _stats([frames]))
+    with atomic_write(root/STATS_PATH, 'w') as f: json.dump(stats, f, indent=4)
+    fps_out = int(fps) if float(fps).is_integer() else fps
+    new = dict(codebase_version=CODEBASE_VERSION, robot_type=self.robot_type or (info or {}).get('robot_type') or 'playworld',
+               total_episodes=ep0 + len(episodes), total_frames=int(row0 + T[-1]), total_tasks=len(tasks),
+               chunks_size=CHUNKS_SIZE, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
+               splits={'train': f'0:{ep0 + len(episodes)}'}, data_path=DATA_PATH, video_path=VIDEO_PATH,
+               features=info['features'] if info else _features(episodes[0], {**vinfo, 'video.fps': fps_out}, self.names or {}))
+    _write_info(root, new)                                                    # the commit point
+    self.info, self.tasks, self.stats, self.next_file = new, tasks, stats, n + 1
+    return list(range(ep0, ep0 + len(episodes)))
+
+# %% ../../nbs/20_data.store.ipynb #557ea660
+def _group_files(st:EpisodeStore)->list:
+    "Episode ids of `st` grouped by (data file, video file), in order."
+    g = {}
+    for i in range(len(st)): g.setdefault(st.paths(i), []).append(i)
+    return list(g.items())
+
+def merge_stores(shards:list,        # store folders (or `EpisodeStore`s) with equal fps and features
+                 out:str|Path,       # new store folder (must not hold a store)
+                )->EpisodeStore:     # the merged store: shard 0's episodes first, then shard 1's, ...
+    "Merge stores into one new store (videos copied, indices renumbered, tasks merged); ValueError on mismatched shards or an existing `out`."
+    out = Path(out)
+    if (out/INFO_PATH).exists() or (out.exists() and any(out.iterdir())): raise ValueError(f"{out} is not empty: merge into a new folder")
+    stores = [s if isinstance(s, EpisodeStore) else EpisodeStore(s) for s in shards]
+    if not stores: raise ValueError("shards is empty: nothing to merge")
+    key = lambda st: (st.fps, {k: v['shape'] for k, v in st.info['features'].items()})
+    for s in stores[1:]:
+        if key(s) != key(stores[0]): raise ValueError(f"{s.root} has (fps, feature shapes) {key(s)}, expected {key(stores[0])} like {stores[0].root}")
+    tmp = out.with_name(f'.{out.name}.merge-{os.getpid()}'); shutil.rmtree(tmp, ignore_errors=True)
+    tasks, ep0, row0, n, tables = [], 0, 0, 0, []
+    for st in stores:
+        remap = []
+        for t in st.tasks:
+            if t not in tasks: tasks.append(t)
+            remap.append(tasks.index(t))
+        for (dpath, vpath), ids in _group_files(st):
+            p = _paths(tmp, n); p['video'].parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(p['video']) as f: shutil.copyfile(vpath, f)
+            d = _read_parquet(dpath); d = d.filter(pc.is_in(d.column('episode_index'), pa.array(ids, pa.int64())))
+            lens = [st.meta[i]['length'] for i in ids]; emap = dict(zip(ids, range(ep0, ep0 + len(ids))))
+            d = d.sort_by([('episode_index', 'ascending'), ('frame_index', 'ascending')])
+            set_ = lambda t, k, v: t.set_column(t.column_names.index(k), k, pa.array(v, pa.int64()))
+            d = set_(d, 'episode_index', [emap[i] for i in d.column('episode_index').to_pylist()])
+            d = set_(d, 'index', np.arange(row0, row0 + d.num_rows))
+            d = set_(d, 'task_index', np.array(remap)[d.column('task_index').to_numpy()])
+            with atomic_write(p['data']) as f: pq.write_table(d, f)
+            e = st.table.take(pa.array(ids)); c, fi = divmod(n, CHUNKS_SIZE); off = row0 + np.concatenate([[0], np.cumsum(lens)[:-1]])
+            for k, v in {'episode_index': np.arange(ep0, ep0 + len(ids)), 'dataset_from_index': off, 'dataset_to_index': off + lens,
+                         **{f'{pre}/{x}': np.full(len(ids), y) for pre in ('data', f'videos/{OBS_IMAGE}', 'meta/episodes')
+                            for x, y in (('chunk_index', c), ('file_index', fi))}}.items():
+                e = set_(e, k, v)
+            with atomic_write(p['episodes']) as f: pq.write_table(e, f)
+            tables.append(d.select([k for k in (ACTION, OBS_STATE) if k in d.column_names]))
+            ep0, row0, n = ep0 + len(ids), row0 + d.num_rows, n + 1
+    _write_tasks(tmp/TASKS_PATH, tasks)
+    with atomic_write(tmp/STATS_PATH, 'w') as f: json.dump(_stats(tables), f, indent=4)
+    _write_info(tmp, dict(stores[0].info, total_episodes=ep0, total_frames=int(row0), total_tasks=len(tasks), splits={'train': f'0:{ep0}'}))
+    if out.exists(): out.rmdir()
+    os.replace(tmp, out)
+    return EpisodeStore(out)
