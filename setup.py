@@ -13,7 +13,7 @@ setup(
     packages=find_packages(include=['playworld', 'playworld.*']),
     include_package_data=True, package_data={'playworld': ['envs/assets/*.xml']},
     install_requires=c['requirements'].split(),
-    extras_require={'dev': c['dev_requirements'].split()},
+    extras_require={'dev': c['dev_requirements'].split(), 'ray': c['ray_requirements'].split()},
     entry_points={'console_scripts': c['console_scripts'].split()},
     zip_safe=False,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, json, os, sys
 
 # %% auto #0
-__all__ = ['build_parser', 'main']
+__all__ = ['PLUGINS', 'build_parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #ffd20f2b
 def _offline_env():
@@ -96,6 +96,14 @@ def _cmd_bench(a):
               f"train {t['samples_per_s']:.1f} samples/s, MFU {t['mfu']:.2f} of {r['matmul_peak_gflops_bf16']:.0f} GFLOP/s bf16 peak")
 
 # %% ../nbs/99_cli.ipynb #877a1263
+# sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top' or 'bench')
+PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
+           ('playworld.play.bench', 'add_bench_collect_parser', 'bench')]
+
+def _add_plugins(sub, bench_sub):
+    import importlib
+    for mod, fn, where in PLUGINS: getattr(importlib.import_module(mod), fn)(sub if where == 'top' else bench_sub)
+
 def build_parser()->argparse.ArgumentParser:
     "The `playworld` argument parser (one sub-parser per command)."
     p = argparse.ArgumentParser(prog='playworld', description='PlayWorld Workbench: play -> episodes -> world model -> evaluation.')
@@ -127,6 +135,7 @@ def build_parser()->argparse.ArgumentParser:
     ta = sub.add_parser('tasks', help='list task families and their language instructions')
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
+    _add_plugins(sub, bs)
     return p
 
 def main(argv:list|None=None # arguments (None: sys.argv[1:])
@@ -136,7 +145,7 @@ def main(argv:list|None=None # arguments (None: sys.argv[1:])
     a = build_parser().parse_args(argv)
     from playworld.pipeline import StageFailed
     try: a.func(a)
-    except (ValueError, FileNotFoundError, PermissionError, OSError, StageFailed) as e:
+    except (ValueError, FileNotFoundError, PermissionError, OSError, StageFailed, RuntimeError, ImportError) as e:  # RuntimeError: another writer holds a store; ImportError: an optional extra (ray) missing
         print(f"playworld {a.command}: error: {e}", file=sys.stderr); return 2
     return 0
 

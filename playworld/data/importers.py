@@ -54,10 +54,12 @@ def read_actions(path:str|Path, # an .npz file holding `arr_0`
                  video:str='',  # the paired video, named in the error message
                 )->np.ndarray:  # (n_rows, action_dims) float32
     "Read `arr_0[:, :action_dims]`; ValueError naming the file on a missing array or a row/column mismatch."
-    try: z = np.load(path)
+    try: z = np.load(path, allow_pickle=False)   # never unpickle data files
     except (OSError, ValueError) as e: raise ValueError(f"corrupt or unreadable npz file {path}: {e}") from e
     if 'arr_0' not in z: raise ValueError(f"{path} has no array 'arr_0' (has {list(z.keys())})")
-    a = np.asarray(z['arr_0'])
+    try: a = np.asarray(z['arr_0'])
+    except ValueError as e: raise ValueError(f"{path}: arr_0 is a pickled object array; expected a numeric (T, D) array (pickle is never loaded)") from e
+    if not np.issubdtype(a.dtype, np.number): raise ValueError(f"{path}: arr_0 has dtype {a.dtype}, expected a numeric (T, D) array")
     if a.ndim != 2 or a.shape[0] != n_rows:
         raise ValueError(f"{path} has arr_0 of shape {a.shape}: expected {n_rows} rows (the frame count of {video or 'its video'}), got {a.shape[0] if a.ndim else 0}")
     if a.shape[1] < action_dims: raise ValueError(f"{path} has {a.shape[1]} columns, expected at least action_dims={action_dims}")
