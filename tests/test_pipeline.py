@@ -1,20 +1,43 @@
 "The main job end to end at smoke size, through the console command a user types."
-import json, subprocess, sys
+import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
 
 PLAYWORLD = str(Path(sys.executable).parent/'playworld')
 HORIZONS = ['1', '4', '8', '16']
 
+NETGUARD = Path(__file__).parent/'netguard'   # its sitecustomize refuses non-loopback network access
+
+
 @pytest.fixture(scope='module')
 def smoke_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp('smoke')/'run'
-    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    return out, p
+    """The smoke profile, killed with SIGKILL (its papermill kernel too) once the collect stage is done, then run again
+    to completion with the network blocked: the rerun must skip collect, redo the interrupted stage and reach no host."""
+    tmp = tmp_path_factory.mktemp('smoke'); out, netlog = tmp/'run', tmp/'netlog.txt'
+    p = subprocess.Popen([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    t0 = time.time()
+    while not (out/'stages'/'collect.done').exists() and p.poll() is None and time.time() - t0 < 300: time.sleep(0.2)
+    time.sleep(1.0)                                   # now inside the next stage's notebook
+    os.killpg(p.pid, signal.SIGKILL); p.wait()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(NETGUARD)] + [x for x in [os.environ.get('PYTHONPATH')] if x]),
+               PLAYWORLD_NETLOG=str(netlog))
+    r = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return out, r, netlog
+
+def test_killed_run_resumes(smoke_run):
+    out, r, _ = smoke_run
+    assert 'collect: done already' in r.stdout, r.stdout
+    assert 'train-tabletop: 20_train.ipynb' in r.stdout, r.stdout     # the interrupted stage ran again
+    assert not list((out/'stages').glob('.*.tmp')), 'a half-written stage marker was left behind'
+
+def test_no_outbound_network(smoke_run):
+    out, r, netlog = smoke_run
+    assert not netlog.exists(), f"outbound network attempts during the run: {netlog.read_text()}"
 
 def test_smoke_run_writes_every_metrics_key(smoke_run):
-    out, _ = smoke_run
+    out, _, _ = smoke_run
     m = json.loads((out/'metrics.json').read_text())
     for d in ('tabletop', 'bridge'):
         for k in ('psnr', 'ssim', 'psnr_copy_last', 'psnr_shuffled_actions'):
@@ -26,7 +49,7 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
     assert m['bridge']['episodes'] == 4          # the smoke profile imports 4 of the 8 Bridge episodes
 
 def test_smoke_run_artefacts(smoke_run):
-    out, p = smoke_run
+    out, p, _ = smoke_run
     for f in ['report.html', 'figures/tabletop_replay_strip.png', 'figures/bridge_replay_strip.png',
               'figures/tabletop_play_strip.png', 'models/tabletop/model/diffusion_pytorch_model.safetensors',
               'data/tabletop/meta/info.json', 'data/bridge/meta/info.json']:
@@ -39,7 +62,7 @@ def test_smoke_run_artefacts(smoke_run):
     assert 'report:' in p.stdout and 'PSNR@8' in p.stdout
 
 def test_rerun_skips_done_stages(smoke_run):
-    out, _ = smoke_run
+    out, _, _ = smoke_run
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.count('done already') == 6, p.stdout
