@@ -22,7 +22,8 @@ def app(tmp_path_factory):
     yield demo, data
     demo.close()
 
-def client(demo): return gradio_client.Client(demo.local_url, verbose=False)
+def client(demo):   # analytics off explicitly: the client's default True ignores GRADIO_ANALYTICS_ENABLED
+    return gradio_client.Client(demo.local_url, verbose=False, analytics_enabled=False)
 def frame(path)->np.ndarray: return np.asarray(Image.open(path).convert('RGB'))
 
 def test_serves_on_loopback_only(app):

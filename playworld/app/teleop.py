@@ -223,7 +223,7 @@ document.addEventListener('keydown', (e) => {
   if (b) { e.preventDefault(); b.click(); }
 });
 </script>"""
-CSS = """#pw-imagined img, #pw-real img {image-rendering: pixelated; image-rendering: crisp-edges;}
+CSS = """#pw-imagined img, #pw-real img {image-rendering: pixelated; width: 100%; height: 100%; object-fit: contain;}
 .pw-pad button {min-width: 3.2em; font-size: 1.4em;}"""
 
 def _is_loopback(host:str)->bool:
@@ -237,18 +237,20 @@ def build_app(checkpoint:str|Path|None=None, # world-model folder (None: the shi
               heldout:str|Path|None=None, # store of the 'held-out episode' start (None: data_samples/tabletop_heldout)
               concurrency:int=1,          # model steps run at once across sessions (Gradio concurrency limit)
               session_ttl:float=3600.0,   # seconds a silent session's state is kept
+              threads:int|None=None,      # torch CPU threads of this process (None: torch's default)
              ):                           # a `gr.Blocks` (call `launch` to serve it)
     "The teleop Gradio app; FileNotFoundError when no world model is found."
     import gradio as gr
     from playworld.app.scrubber import default_heldout
     ck = Path(checkpoint) if checkpoint else default_checkpoint()
     if ck is None: raise FileNotFoundError("no world model: pass --checkpoint PATH (the shipped data_samples/tabletop_wm is missing)")
+    if threads: torch.set_num_threads(int(threads))
     model = load_world_model(ck)
     data_root = Path(data_root); data_root.mkdir(parents=True, exist_ok=True)
     heldout = Path(heldout) if heldout else default_heldout()
     ui = _Handlers(model, data_root, heldout, gr)
     with gr.Blocks(title='PlayWorld teleop', analytics_enabled=False) as demo:
-        ui.layout(concurrency, session_ttl)
+        ui.layout(demo, concurrency, session_ttl)
     demo.playworld = dict(checkpoint=str(ck), data_root=str(data_root.resolve()), heldout=str(heldout) if heldout else None)
     return demo
 
@@ -289,7 +291,7 @@ class _Handlers:
         return s, f"saved episode {out['episode']} ({out['frames']} frames) to `{out['store']}` and `{out['mp4']}`", out['mp4']
 
 # %% ../../nbs/61_app.teleop.ipynb #b8609f16
-def _layout(self:_Handlers, concurrency:int, session_ttl:float):
+def _layout(self:_Handlers, demo, concurrency:int, session_ttl:float):
     gr, H = self.gr, self
     state = gr.State(None, time_to_live=session_ttl, delete_callback=lambda s: s.close() if s is not None else None)
     gr.Markdown("## PlayWorld teleop — drive the imagined robot\nKeys: arrows/WASD move, Q/E/Z/C diagonals, R/F up/down, "
@@ -299,7 +301,7 @@ def _layout(self:_Handlers, concurrency:int, session_ttl:float):
         with gr.Column(scale=3):
             with gr.Row():
                 img = gr.Image(label='imagined (world model)', elem_id='pw-imagined', type='numpy', format='png', height=320, width=320, interactive=False, buttons=['download'])
-                real = gr.Image(label='real simulator', elem_id='pw-real', type='numpy', format='png', height=320, width=320, interactive=False, visible=False)
+                real = gr.Image(label='real simulator', elem_id='pw-real', type='numpy', format='png', height=320, width=320, interactive=False, visible=False, buttons=['download'])
             status = gr.Markdown(elem_id='pw-status')
         with gr.Column(scale=2):
             pads = {}
@@ -308,7 +310,7 @@ def _layout(self:_Handlers, concurrency:int, session_ttl:float):
                     for c in row: pads[c] = gr.Button(ARROWS[c], elem_id=f'pw-{c}', min_width=60)
             with gr.Row(elem_classes='pw-pad'):
                 for c in ('up', 'down'): pads[c] = gr.Button(ARROWS[c], elem_id=f'pw-{c}', min_width=60)
-                pads['grip'] = gr.Button('✊ gripper', elem_id='pw-grip', variant='primary', min_width=60)
+                pads['grip'] = gr.Button('grip (space)', elem_id='pw-grip', variant='primary', min_width=60)
             with gr.Row():
                 undo = gr.Button('↶ undo', elem_id='pw-undo'); reset = gr.Button('⟲ reset', elem_id='pw-reset')
             speed = gr.Slider(0.1, 1.0, value=1.0, step=0.05, label='speed (fraction of 1.5 cm per step)')
@@ -343,6 +345,7 @@ def _layout(self:_Handlers, concurrency:int, session_ttl:float):
     side.change(lambda s, v: gr.Image(visible=bool(v), value=s.real_frame if s is not None and v else None), [state, side], [real], api_visibility='private')
     go_.click(H.guard(H.start), [state, source, episode, seed, upload, instruction, store, side], outs, api_name='start', **kw)
     save.click(H.guard(H.save), [state, name], [state, saved, mp4], api_name='save', **kw)
+    demo.load(H.guard(H.reset), [state, side], outs, api_visibility='private', **kw)   # a new tab: the scene, at once
 _Handlers.layout = _layout
 
 # %% ../../nbs/61_app.teleop.ipynb #3c1aeff5
@@ -351,7 +354,7 @@ def launch(port:int=7860,            # TCP port
            checkpoint:str|Path|None=None, # world-model folder (None: the shipped one)
            data_root:str|Path='runs/teleop', # data folder for saves
            block:bool=True,          # serve until interrupted (False: return once the server is up)
-           **kw,                     # more `build_app` arguments (heldout, concurrency, session_ttl)
+           **kw,                     # more `build_app` arguments (heldout, concurrency, session_ttl, threads)
           ):                         # the running `gr.Blocks` (its `.local_url`)
     "Serve the teleop app (no share link, analytics off); warns when binding a non-loopback host."
     if not _is_loopback(host):
@@ -373,7 +376,8 @@ def add_teleop_parser(sub # the `add_subparsers()` object of the `playworld` par
     p.add_argument('--host', default='127.0.0.1', help='interface to bind (default 127.0.0.1; others warn: no authentication)')
     p.add_argument('--data', default='runs/teleop', help='data folder for saved episodes and mp4s (default runs/teleop)')
     p.add_argument('--heldout', help='episode store for the held-out start (default: data_samples/tabletop_heldout)')
-    p.set_defaults(func=lambda a: launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout))
+    p.add_argument('--threads', type=int, help="torch CPU threads (default: torch's; 1 is faster on a busy machine)")
+    p.set_defaults(func=lambda a: launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout, threads=a.threads))
     return p
 
 # %% ../../nbs/61_app.teleop.ipynb #41c35c83
@@ -396,7 +400,8 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
     def run(i):
         cmd, speed = DIRS[i % 8], round(1.0 - 0.1 * (i // 8), 2)
         try:
-            c = Client(url, verbose=False); c.predict('scene reset', 0, i, None, '', '', False, api_name='/start')
+            c = Client(url, verbose=False, download_files=False, analytics_enabled=False)   # its default True ignores the env
+            c.predict('scene reset', 0, i, None, '', '', False, api_name='/start')
         except Exception as e:
             with lock: errors.append(repr(e))
             barrier.abort(); return
@@ -434,6 +439,7 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
                  rate_hz:float=10.0,      # per client, Hz
                  checkpoint:str|Path|None=None, # world model (None: the shipped one)
                  port:int|None=None,      # loopback port (None: a free one)
+                 threads:int|None=None,   # torch CPU threads of the server (None: torch's default)
                 )->dict:                  # {'runs': [load_clients results], 'p50_doubles_at': N or None, machine facts}
     "Load figures of the teleop app (issue #9): p50/p95 step latency and errors for N concurrent sessions."
     import socket, subprocess, sys, tempfile, urllib.request
@@ -441,7 +447,8 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
         with socket.socket() as s: s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
     url = f'http://127.0.0.1:{port}/'
     with tempfile.TemporaryDirectory() as d:
-        code = (f"from playworld.app.teleop import launch; launch({int(port)}, '127.0.0.1', {str(checkpoint) if checkpoint else None!r}, {d!r})")
+        code = (f"from playworld.app.teleop import launch; "
+                f"launch({int(port)}, '127.0.0.1', {str(checkpoint) if checkpoint else None!r}, {d!r}, threads={threads!r})")
         proc = subprocess.Popen([sys.executable, '-c', code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, 'GRADIO_ANALYTICS_ENABLED': 'False'})
         try:
             for _ in range(600):
@@ -455,7 +462,7 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
             except subprocess.TimeoutExpired: proc.kill()
     base = runs[0]['p50_ms'] if runs and runs[0]['n_clients'] == 1 else None
     dbl = next((r['n_clients'] for r in runs if base and r['n_clients'] > 1 and r['p50_ms'] >= 2 * base), None)
-    return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), torch_threads=torch.get_num_threads(),
+    return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), server_torch_threads=threads or torch.get_num_threads(),
                 load_average=list(os.getloadavg()), note='p50_doubles_at: first N with p50 >= 2 x p50 at N=1 (None: not within the N tried)')
 
 def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
@@ -467,8 +474,9 @@ def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
     p.add_argument('--clients', default='1,4,8', help='comma-separated N (default 1,4,8)')
     p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
+    p.add_argument('--threads', type=int, help="torch CPU threads of the server (default: torch's)")
     def run(a):
-        r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint)
+        r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads)
         if a.out:
             from playworld.core import atomic_write
             with atomic_write(a.out, 'w') as f: json.dump(r, f, indent=1)
