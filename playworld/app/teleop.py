@@ -180,7 +180,8 @@ def _summary(self:TeleopSession)->dict:
     "JSON-ready state: session id, source, steps, gripper, last command, actions taken."
     return dict(session=self.id, source=self.source, instruction=self.instruction, steps=self.steps, grip=self.grip,
                 last_cmd=self.last_cmd, actions=[a.tolist() for a in self.actions[self.n_ctx - 1:]],
-                real=self.real is not None, latency_ms=self.latency_ms[-1] if self.latency_ms else None)
+                real=self.real is not None, latency_ms=self.latency_ms[-1] if self.latency_ms else None,
+                step_ms=[round(x, 2) for x in self.latency_ms])   # server-side time of each step, ms
 def _del(self:TeleopSession):
     r = getattr(self, 'real', None)              # garbage-collected on some thread: close on the simulator thread
     if r is not None:
@@ -387,7 +388,7 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
                  n_clients:int=4,  # simulated people, each its own session
                  duration_s:float=10.0, # how long each steps, s
                  rate_hz:float=10.0,    # steps per second each tries to keep
-                )->dict:           # n_clients, steps, errors, p50_ms, p95_ms, max_ms, hz_per_client, sessions_separate
+                )->dict:           # n_clients, steps, errors, p50_ms, p95_ms, max_ms, server_p50_ms, hz_per_client, sessions_separate
     "Drive a teleop app with N concurrent `gradio_client` sessions; ValueError for a non-loopback url or bad sizes."
     from gradio_client import Client
     from urllib.parse import urlparse
@@ -395,7 +396,7 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
     if not _is_loopback(host): raise ValueError(f"load tests run on the loopback only, got host {host!r} in {url!r}")
     if not (1 <= n_clients <= 64 and 0 < duration_s <= 120 and 0 < rate_hz <= 50):
         raise ValueError(f"need 1 <= n_clients <= 64, 0 < duration_s <= 120, 0 < rate_hz <= 50; got {n_clients}, {duration_s}, {rate_hz}")
-    lat, errors, ok, lock = [], [], [], threading.Lock()
+    lat, server, errors, ok, lock = [], [], [], [], threading.Lock()
     barrier = threading.Barrier(n_clients)
     def run(i):
         cmd, speed = DIRS[i % 8], round(1.0 - 0.1 * (i // 8), 2)
@@ -419,7 +420,7 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
         info = c.predict(api_name='/info')
         want = command_action(cmd, False, speed).tolist()
         good = info['steps'] == n and all(np.allclose(a, want) for a in info['actions'])
-        with lock: ok.append((info['session'], good, n))
+        with lock: ok.append((info['session'], good, n)); server.extend(info['step_ms'])
     ts = [threading.Thread(target=run, args=(i,)) for i in range(n_clients)]
     t0 = time.perf_counter()
     for t in ts: t.start()
@@ -429,6 +430,7 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
     return dict(n_clients=n_clients, duration_s=duration_s, rate_hz=rate_hz, steps=int(sum(o[2] for o in ok)),
                 errors=len(errors), error_examples=errors[:3], p50_ms=float(np.percentile(ms, 50)),
                 p95_ms=float(np.percentile(ms, 95)), max_ms=float(np.max(ms)),
+                server_p50_ms=float(np.median(server)) if server else None,   # the step inside the server alone
                 hz_per_client=float(sum(o[2] for o in ok)) / max(len(ok), 1) / duration_s,
                 sessions_separate=len(ok) == n_clients and all(o[1] for o in ok) and len({o[0] for o in ok}) == n_clients,
                 wall_s=wall)
