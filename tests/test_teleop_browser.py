@@ -1,7 +1,7 @@
 """The teleop app in a real headless Chromium (Debian's `chromium` + `chromium-driver`, driven by selenium): load the
 page, press a pad button and the gripper key, see the frame change, save; latency per step (click -> new frame
 shown, measured in the page) into test-artifacts/teleop_latency.json; a screenshot in test-artifacts/teleop.png."""
-import os, json, shutil, socket, statistics, tempfile, time
+import os, re, json, shutil, socket, statistics, tempfile, time
 from pathlib import Path
 from urllib.parse import urlparse
 import pytest
@@ -81,6 +81,21 @@ def test_teleop_in_chromium(served, browser):
     # keyboard arrows move too
     src2 = img_src(d); ActionChains(d).send_keys(Keys.ARROW_LEFT).perform()
     WebDriverWait(d, 60).until(lambda d: img_src(d) != src2)
+    # continuous mode repeats the last move at the control rate (a gr.Timer)
+    steps = lambda: int(re.search(r'step (\d+)', d.find_element(By.ID, 'pw-status').text).group(1))
+    n0 = steps(); d.find_element(By.CSS_SELECTOR, '#pw-continuous input').click()
+    WebDriverWait(d, 60).until(lambda d: steps() >= n0 + 3)
+    d.find_element(By.CSS_SELECTOR, '#pw-continuous input').click(); time.sleep(1.0)
+    n1 = steps(); time.sleep(1.0); assert steps() == n1, 'continuous mode must stop when unticked'
+    # a second tab is a second session: its own robot, and it does not move the first one's
+    sid = lambda: re.search(r'session (\w+)', d.find_element(By.ID, 'pw-status').text).group(1)
+    first, s1 = d.current_window_handle, sid()
+    d.switch_to.new_window('tab'); d.get(demo.local_url)
+    WebDriverWait(d, 120).until(lambda d: img_src(d) and 'session' in d.find_element(By.ID, 'pw-status').text)
+    assert sid() != s1 and steps() == 0
+    assert d.execute_async_script(WAIT_NEW_FRAME, 'pw-w') > 0 and steps() == 1
+    d.close(); d.switch_to.window(first)
+    assert sid() == s1 and steps() == n1
     # side by side with the real simulator, for the screenshot
     d.find_element(By.CSS_SELECTOR, '#pw-side input').click()
     WebDriverWait(d, 60).until(lambda d: d.execute_script("const im = document.querySelector('#pw-real img'); return im && im.complete && im.naturalWidth > 0;"))
