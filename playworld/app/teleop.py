@@ -377,8 +377,9 @@ def add_teleop_parser(sub # the `add_subparsers()` object of the `playworld` par
     p.add_argument('--host', default='127.0.0.1', help='interface to bind (default 127.0.0.1; others warn: no authentication)')
     p.add_argument('--data', default='runs/teleop', help='data folder for saved episodes and mp4s (default runs/teleop)')
     p.add_argument('--heldout', help='episode store for the held-out start (default: data_samples/tabletop_heldout)')
-    p.add_argument('--threads', type=int, help="torch CPU threads (default: torch's; 1 is faster on a busy machine)")
-    p.set_defaults(func=lambda a: launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout, threads=a.threads))
+    p.add_argument('--threads', type=int, default=1, help="torch CPU threads (default 1: with 2, one step took ~10x longer on a busy 2-core machine)")
+    p.add_argument('--concurrency', type=int, default=1, help='model steps run at once across sessions (default 1)')
+    p.set_defaults(func=lambda a: launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout, threads=a.threads, concurrency=a.concurrency))
     return p
 
 # %% ../../nbs/61_app.teleop.ipynb #41c35c83
@@ -441,7 +442,8 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
                  rate_hz:float=10.0,      # per client, Hz
                  checkpoint:str|Path|None=None, # world model (None: the shipped one)
                  port:int|None=None,      # loopback port (None: a free one)
-                 threads:int|None=None,   # torch CPU threads of the server (None: torch's default)
+                 threads:int|None=1,      # torch CPU threads of the server (None: torch's default)
+                 concurrency:int=1,       # the server's model steps at once across sessions
                 )->dict:                  # {'runs': [load_clients results], 'p50_doubles_at': N or None, machine facts}
     "Load figures of the teleop app (issue #9): p50/p95 step latency and errors for N concurrent sessions."
     import socket, subprocess, sys, tempfile, urllib.request
@@ -450,7 +452,7 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
     url = f'http://127.0.0.1:{port}/'
     with tempfile.TemporaryDirectory() as d:
         code = (f"from playworld.app.teleop import launch; "
-                f"launch({int(port)}, '127.0.0.1', {str(checkpoint) if checkpoint else None!r}, {d!r}, threads={threads!r})")
+                f"launch({int(port)}, '127.0.0.1', {str(checkpoint) if checkpoint else None!r}, {d!r}, threads={threads!r}, concurrency={int(concurrency)})")
         proc = subprocess.Popen([sys.executable, '-c', code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, 'GRADIO_ANALYTICS_ENABLED': 'False'})
         try:
             for _ in range(600):
@@ -464,7 +466,7 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
             except subprocess.TimeoutExpired: proc.kill()
     base = runs[0]['p50_ms'] if runs and runs[0]['n_clients'] == 1 else None
     dbl = next((r['n_clients'] for r in runs if base and r['n_clients'] > 1 and r['p50_ms'] >= 2 * base), None)
-    return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), server_torch_threads=threads or torch.get_num_threads(),
+    return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), server_torch_threads=threads or torch.get_num_threads(), concurrency=concurrency,
                 load_average=list(os.getloadavg()), note='p50_doubles_at: first N with p50 >= 2 x p50 at N=1 (None: not within the N tried)')
 
 def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
@@ -476,9 +478,10 @@ def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
     p.add_argument('--clients', default='1,4,8', help='comma-separated N (default 1,4,8)')
     p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--threads', type=int, help="torch CPU threads of the server (default: torch's)")
+    p.add_argument('--threads', type=int, default=1, help="torch CPU threads of the server (default 1, as `playworld teleop`)")
+    p.add_argument('--concurrency', type=int, default=1, help="the server's model steps at once (default 1)")
     def run(a):
-        r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads)
+        r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads, concurrency=a.concurrency)
         if a.out:
             from playworld.core import atomic_write
             with atomic_write(a.out, 'w') as f: json.dump(r, f, indent=1)
