@@ -15,8 +15,27 @@ from playworld.data.store import EpisodeStore
 def free_port()->int:
     with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
 
+LOCAL = ('127.0.0.1', 'localhost', '::1', '0.0.0.0', '')
+attempts = []   # every non-loopback connect or name lookup made by the server or the clients of this module
+
 @pytest.fixture(scope='module')
-def app(tmp_path_factory):
+def no_network():
+    "Refuse (and record) any connection or DNS lookup off the loopback while the app and its clients run."
+    real_connect, real_gai = socket.socket.connect, socket.getaddrinfo
+    def connect(self, addr, *a):
+        host = addr[0] if isinstance(addr, tuple) else addr
+        if self.family in (socket.AF_INET, socket.AF_INET6) and host not in LOCAL:
+            attempts.append(('connect', addr)); raise OSError(f'blocked by the test: connect to {addr}')
+        return real_connect(self, addr, *a)
+    def gai(host, *a, **k):
+        if host not in LOCAL and host is not None: attempts.append(('getaddrinfo', host)); raise socket.gaierror(f'blocked by the test: {host}')
+        return real_gai(host, *a, **k)
+    socket.socket.connect, socket.getaddrinfo = connect, gai
+    yield attempts
+    socket.socket.connect, socket.getaddrinfo = real_connect, real_gai
+
+@pytest.fixture(scope='module')
+def app(tmp_path_factory, no_network):
     data = tmp_path_factory.mktemp('teleop_data')
     demo = launch(free_port(), data_root=data, block=False)
     yield demo, data
@@ -89,3 +108,8 @@ def test_load_short(app):
     r = load_clients(app[0].local_url, n_clients=2, duration_s=2.0, rate_hz=10.0)
     assert r['errors'] == 0 and r['sessions_separate'], r
     assert r['steps'] >= 4 and r['p50_ms'] > 0
+
+def test_no_outbound_network(app, no_network):
+    "Everything above (server and clients) ran with off-loopback sockets blocked; none was even attempted."
+    c = client(app[0]); c.predict('n', 1.0, False, api_name='/step')
+    assert no_network == [], no_network
