@@ -5,7 +5,8 @@ undo, compare with the real simulator side by side, save the imagined episode to
 
 # %% ../../nbs/61_app.teleop.ipynb #8f824d6c
 from __future__ import annotations
-import os, time, uuid, json, warnings, ipaddress, threading, statistics
+import os, time, uuid, json, warnings, ipaddress, threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import numpy as np
@@ -74,7 +75,9 @@ class TeleopSession:
     def __init__(self, model:ActionVideoDenoiser, # world model (shared read-only between sessions)
                  data_root:str|Path,   # the data folder: saves and user-named stores live here
                  heldout:str|Path|None=None, # store of the 'episode' start when no store is named
-                 seed:int=0):          # sampling-noise seed
+                 seed:int=0,           # sampling-noise seed
+                 max_undo:int=500):    # undo depth (each level keeps one frame, ~50 kB)
+        self.max_undo = max_undo
         self.id, self.model, self.data_root, self.heldout = uuid.uuid4().hex[:12], model, Path(data_root), heldout
         self.wm = WorldModelEnv(model, max_steps=10**9, seed=seed)
         self.n_ctx, self.size, self.fps = self.wm.n_ctx, self.wm.size, self.wm.fps
@@ -117,14 +120,16 @@ def _start(self:TeleopSession, source:str='scene', # 'scene' (tabletop reset), '
     self.source, self.seed, self.instruction = source, int(seed), instruction
     self.wm.reset(options=dict(context=ctx, actions=past, instruction=instruction))
     self.frames, self.actions = list(ctx), list(past)                   # the imagined episode so far
-    self.grip, self.last_cmd, self.history, self.latency_ms = False, 'stay', [], []
+    self.grip, self.last_cmd, self.history, self.latency_ms = False, 'stay', deque(maxlen=self.max_undo), []
+    self._start_state = (self.wm._ctx.clone(), self.wm._acts.clone(), self.wm._gen.get_state())
     return self
 TeleopSession.start = _start
 
 # %% ../../nbs/61_app.teleop.ipynb #71217d1e
 def _snapshot(self:TeleopSession)->tuple:
+    "What one step overwrites: the context frame and action that slide out of the window, the noise state, counters."
     w = self.wm
-    return (w._ctx.clone(), w._acts.clone(), w._gen.get_state(), w.t, len(w.frames), self.grip, self.last_cmd)
+    return (w._ctx[:, :1].clone(), w._acts[:, :1].clone(), w._gen.get_state(), w.t, len(w.frames), self.grip, self.last_cmd)
 
 def _step(self:TeleopSession, cmd:str, # one of `COMMANDS`
           speed:float=1.0,             # fraction of full deflection, (0, 1]
@@ -137,7 +142,7 @@ def _step(self:TeleopSession, cmd:str, # one of `COMMANDS`
     a = command_action(cmd, self.grip, speed)
     if cmd != 'grip': self.last_cmd = cmd
     obs, *_ = self.wm.step(a)
-    self.history.append(snap); self.frames.append(obs['image']); self.actions.append(a)
+    self.history.append(snap); self.frames.append(obs['image']); self.actions.append(a)   # history: a deque, max_undo deep
     if self.real is not None:
         o, _, _, _, info = on_sim_thread(self.real.step, a)
         self.real_frames.append(o['image']); self.real_events.append(info['events'])
@@ -147,8 +152,10 @@ def _step(self:TeleopSession, cmd:str, # one of `COMMANDS`
 def _undo(self:TeleopSession)->np.ndarray: # (H, W, 3) uint8 the frame before the last step
     "Take back the last step exactly (no-op at the start)."
     if not self.history: return self.frame
-    ctx, acts, g, t, nf, self.grip, self.last_cmd = self.history.pop()
-    w = self.wm; w._ctx, w._acts, w.t = ctx, acts, t; w._gen.set_state(g); del w.frames[nf:]
+    c0, a0, g, t, nf, self.grip, self.last_cmd = self.history.pop()
+    w = self.wm                                                      # slide the window back by one
+    w._ctx, w._acts, w.t = torch.cat([c0, w._ctx[:, :-1]], 1), torch.cat([a0, w._acts[:, :-1]], 1), t
+    w._gen.set_state(g); del w.frames[nf:]
     self.frames.pop(); self.actions.pop()
     if self.real is not None:
         self.real_frames.pop(); self.real_events.pop()
@@ -164,12 +171,17 @@ def _replay_real(self:TeleopSession):
 TeleopSession._snapshot, TeleopSession.step, TeleopSession.undo, TeleopSession._replay_real = _snapshot, _step, _undo, _replay_real
 TeleopSession.frame = property(lambda self: self.frames[-1])
 TeleopSession.real_frame = property(lambda self: self.real_frames[-1] if self.real is not None else None)
-TeleopSession.steps = property(lambda self: len(self.history))
+TeleopSession.steps = property(lambda self: len(self.frames) - self.n_ctx)
 
 # %% ../../nbs/61_app.teleop.ipynb #1888125a
 def _reset_session(self:TeleopSession)->np.ndarray: # (H, W, 3) uint8 the start frame
-    "Back to the start frame (undo everything)."
-    while self.history: self.undo()
+    "Back to the start frame (also past the undo depth): the model's saved start state, the real env replayed."
+    ctx, acts, g = self._start_state; w = self.wm
+    w._ctx, w._acts, w.t = ctx.clone(), acts.clone(), 0; w._gen.set_state(g); del w.frames[1:]
+    del self.frames[self.n_ctx:], self.actions[self.n_ctx - 1:]
+    self.history.clear(); self.grip, self.last_cmd = False, 'stay'
+    if self.real is not None:
+        del self.real_frames[1:], self.real_events[:]; on_sim_thread(self._replay_real)
     return self.frame
 
 def _close(self:TeleopSession):
@@ -202,7 +214,7 @@ def _save(self:TeleopSession, name:str='imagined', # store inside the data folde
          )->dict: # {'store': path, 'episode': index, 'mp4': path, 'frames': T}
     "Append the imagined episode to a store in the data folder and export it as mp4; ValueError for a bad name or nothing to save."
     root = safe_path(self.data_root, name)
-    if not self.history: raise ValueError("nothing to save yet: take at least one step")
+    if self.steps == 0: raise ValueError("nothing to save yet: take at least one step")
     ep = self.episode()
     idx = write_episodes(root, [ep])[0]
     mp4 = safe_path(self.data_root, f"videos/{root.relative_to(self.data_root.resolve()).as_posix().replace('/', '_')}_episode_{idx:06d}.mp4")
