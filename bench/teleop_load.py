@@ -1,0 +1,12 @@
+"""Load on the teleop app (issue #9): N = 1, 4, 8 gradio_client sessions stepping at 10 Hz for 10 s each, loopback only.
+Writes bench/teleop.json. Same as `playworld bench teleop --json --out bench/teleop.json`.
+Usage: PYTHONPATH=. .venv/bin/python bench/teleop_load.py [--clients 1,4,8] [--duration 10] [--threads 1]"""
+import argparse, json, sys
+from pathlib import Path
+from playworld.app.teleop import add_bench_teleop_parser
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(); sub = ap.add_subparsers(dest='what')
+    add_bench_teleop_parser(sub)
+    a = ap.parse_args(['teleop', '--out', str(Path(__file__).resolve().parent/'teleop.json')] + sys.argv[1:])
+    a.func(a)

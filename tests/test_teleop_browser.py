@@ -1,0 +1,121 @@
+"""The teleop app in a real headless Chromium (Debian's `chromium` + `chromium-driver`, driven by selenium): load the
+page, press a pad button and the gripper key, see the frame change, save; latency per step (click -> new frame
+shown, measured in the page) into test-artifacts/teleop_latency.json; a screenshot in test-artifacts/teleop.png."""
+import os, re, json, shutil, socket, statistics, tempfile, time
+from pathlib import Path
+from urllib.parse import urlparse
+import pytest
+
+os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'
+CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
+DRIVER = shutil.which('chromedriver')
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)")
+webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
+pytest.importorskip('gradio', reason='gradio is not installed')
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import WebDriverWait
+from playworld.app.teleop import launch
+from playworld.data.store import EpisodeStore
+
+ART = Path(__file__).resolve().parent.parent/'test-artifacts'
+WAIT_NEW_FRAME = """
+const [id, done] = [arguments[0], arguments[arguments.length - 1]];
+const cur = () => { const im = document.querySelector('#pw-imagined img'); return im ? im.src : ''; };
+const src0 = cur(), t0 = performance.now();
+const check = () => {
+  const im = document.querySelector('#pw-imagined img');
+  if (im && im.src !== src0 && im.complete && im.naturalWidth > 0) done(performance.now() - t0);
+  else if (performance.now() - t0 > 20000) done(-1);
+  else setTimeout(check, 1);
+};
+if (id) document.getElementById(id).click();
+setTimeout(check, 0);
+"""
+
+def free_port():
+    with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
+
+@pytest.fixture(scope='module')
+def served(tmp_path_factory):
+    data = tmp_path_factory.mktemp('teleop_browser')
+    th = os.environ.get('PLAYWORLD_TELEOP_THREADS')   # e.g. 1 on a busy machine
+    demo = launch(free_port(), data_root=data, block=False, threads=int(th) if th else None)
+    yield demo, data
+    demo.close()
+
+@pytest.fixture(scope='module')
+def browser():
+    o = webdriver.ChromeOptions(); o.binary_location = CHROMIUM
+    prof = tempfile.mkdtemp(prefix='pw-chromium-')
+    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+              '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', f'--user-data-dir={prof}', '--window-size=1280,1100'):
+        o.add_argument(a)
+    o.set_capability('goog:loggingPrefs', {'performance': 'ALL'})
+    d = webdriver.Chrome(options=o, service=webdriver.ChromeService(executable_path=DRIVER))
+    d.set_script_timeout(60)
+    yield d
+    d.quit(); shutil.rmtree(prof, ignore_errors=True)
+
+def img_src(d):
+    return d.execute_script("const im = document.querySelector('#pw-imagined img'); return im ? im.src : null;")
+
+def test_teleop_in_chromium(served, browser):
+    demo, data = served; d = browser
+    d.get(demo.local_url)
+    WebDriverWait(d, 120).until(lambda d: img_src(d))                      # the scene's start frame, on load
+    src0 = img_src(d)
+    ms = d.execute_async_script(WAIT_NEW_FRAME, 'pw-e')                     # a pad button
+    assert ms > 0 and img_src(d) != src0, 'pressing the pad must show a new frame'
+    # the gripper key (space): the frame changes and the status says closed
+    src1 = img_src(d)
+    ActionChains(d).send_keys(Keys.SPACE).perform()
+    WebDriverWait(d, 60).until(lambda d: img_src(d) != src1 and 'gripper closed' in d.find_element(By.ID, 'pw-status').text)
+    ActionChains(d).send_keys(Keys.SPACE).perform()                          # open again
+    WebDriverWait(d, 60).until(lambda d: 'gripper open' in d.find_element(By.ID, 'pw-status').text)
+    # latency per step, click -> new frame shown, measured in the page
+    lat = [d.execute_async_script(WAIT_NEW_FRAME, f'pw-{c}') for c in ['n', 's', 'e', 'w', 'ne', 'sw', 'n', 's', 'e', 'w', 'nw', 'se']]
+    assert min(lat) > 0, lat
+    # keyboard arrows move too
+    src2 = img_src(d); ActionChains(d).send_keys(Keys.ARROW_LEFT).perform()
+    WebDriverWait(d, 60).until(lambda d: img_src(d) != src2)
+    # continuous mode repeats the last move at the control rate (a gr.Timer)
+    steps = lambda: int(re.search(r'step (\d+)', d.find_element(By.ID, 'pw-status').text).group(1))
+    n0 = steps(); d.find_element(By.CSS_SELECTOR, '#pw-continuous input').click()
+    WebDriverWait(d, 60).until(lambda d: steps() >= n0 + 3)
+    d.find_element(By.CSS_SELECTOR, '#pw-continuous input').click(); time.sleep(1.0)
+    n1 = steps(); time.sleep(1.0); assert steps() == n1, 'continuous mode must stop when unticked'
+    # a second tab is a second session: its own robot, and it does not move the first one's
+    sid = lambda: re.search(r'session (\w+)', d.find_element(By.ID, 'pw-status').text).group(1)
+    first, s1 = d.current_window_handle, sid()
+    d.switch_to.new_window('tab'); d.get(demo.local_url)
+    WebDriverWait(d, 120).until(lambda d: img_src(d) and 'session' in d.find_element(By.ID, 'pw-status').text)
+    assert sid() != s1 and steps() == 0
+    assert d.execute_async_script(WAIT_NEW_FRAME, 'pw-w') > 0 and steps() == 1
+    d.close(); d.switch_to.window(first)
+    assert sid() == s1 and steps() == n1
+    # side by side with the real simulator, for the screenshot
+    d.find_element(By.CSS_SELECTOR, '#pw-side input').click()
+    WebDriverWait(d, 60).until(lambda d: d.execute_script("const im = document.querySelector('#pw-real img'); return im && im.complete && im.naturalWidth > 0;"))
+    # save
+    d.find_element(By.ID, 'pw-save').click()
+    WebDriverWait(d, 120).until(lambda d: 'saved episode' in d.find_element(By.ID, 'pw-saved').text)
+    store = EpisodeStore(data/'imagined'); ep = store.load(len(store) - 1)
+    assert ep.source == 'imagined' and len(ep) >= 4 + 16
+    ART.mkdir(exist_ok=True)
+    d.save_screenshot(str(ART/'teleop.png'))
+    # the page made no request off the loopback
+    hosts = set()
+    for e in d.get_log('performance'):
+        m = json.loads(e['message'])['message']
+        if m.get('method') == 'Network.requestWillBeSent':
+            u = urlparse(m['params']['request']['url'])
+            if u.scheme in ('http', 'https', 'ws', 'wss'): hosts.add(u.hostname)
+    assert hosts <= {'127.0.0.1', 'localhost'}, f"requests off the loopback: {hosts - {'127.0.0.1', 'localhost'}}"
+    res = dict(median_ms=statistics.median(lat), p90_ms=sorted(lat)[int(0.9 * (len(lat) - 1))], steps_ms=lat, n=len(lat),
+               first_step_ms=ms, size=64, what='pad click -> new imagined frame loaded in the page (headless Chromium, loopback)',
+               load_average=list(os.getloadavg()), cpu_count=os.cpu_count(), torch_threads=__import__('torch').get_num_threads(), time=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
+    (ART/'teleop_latency.json').write_text(json.dumps(res, indent=1))
+    print(f"teleop step latency in Chromium: median {res['median_ms']:.0f} ms over {len(lat)} steps (load average {res['load_average'][0]:.1f})")
