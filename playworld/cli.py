@@ -98,7 +98,9 @@ def _cmd_bench(a):
 # %% ../nbs/99_cli.ipynb #877a1263
 # sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top' or 'bench')
 PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
-           ('playworld.play.bench', 'add_bench_collect_parser', 'bench')]
+           ('playworld.play.bench', 'add_bench_collect_parser', 'bench'),
+           ('playworld.app.teleop', 'add_teleop_parser', 'top'),
+           ('playworld.app.teleop', 'add_bench_teleop_parser', 'bench')]
 
 def _add_plugins(sub, bench_sub):
     import importlib
