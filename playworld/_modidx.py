@@ -237,6 +237,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                            'playworld/envs/metaworld.py'),
                                           'playworld.envs.metaworld.instruction': ( 'envs.metaworld.html#instruction',
                                                                                     'playworld/envs/metaworld.py'),
+                                          'playworld.envs.metaworld.mw_episodes': ( 'envs.metaworld.html#mw_episodes',
+                                                                                    'playworld/envs/metaworld.py'),
                                           'playworld.envs.metaworld.mw_rollout': ( 'envs.metaworld.html#mw_rollout',
                                                                                    'playworld/envs/metaworld.py'),
                                           'playworld.envs.metaworld.task_name': ( 'envs.metaworld.html#task_name',

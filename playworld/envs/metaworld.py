@@ -23,7 +23,7 @@ from scipy.stats import binomtest
 
 # %% auto #0
 __all__ = ['MT10', 'INSTRUCTIONS', 'MW_CAMERAS', 'MW_GRADED', 'task_name', 'instruction', 'MetaWorldEnv', 'mw_rollout',
-           'MWPolicySpec', 'MWGradedPolicy', 'evaluate_mw_policy']
+           'MWPolicySpec', 'MWGradedPolicy', 'evaluate_mw_policy', 'mw_episodes']
 
 # %% ../../nbs/13_envs.metaworld.ipynb #e6daa252
 def _reset_mocap_welds(self):
@@ -213,3 +213,35 @@ def evaluate_mw_policy(task:str, policy:str|MWPolicySpec, # a Meta-World task; a
         env.reset(seed=seed + i); pol.reset(env, np.random.default_rng([seed, i])); k += mw_rollout(env, pol)[0]
     env.close(); ci = binomtest(k, n).proportion_ci(method='wilson')
     return dict(id=pol.policy_id, task=env.task, n=n, successes=k, rate=k / n, ci_low=float(ci.low), ci_high=float(ci.high))
+
+# %% ../../nbs/13_envs.metaworld.ipynb #c5bb363d
+def mw_episodes(tasks=('reach-v3', 'push-v3', 'drawer-open-v3', 'window-open-v3'), # Meta-World tasks
+                policies=('mw-expert-v0', 'mw-ou0.3-v0', 'mw-bias0.2-v0', 'mw-ou1-v0'), # `MW_GRADED` ids
+                n_per:int=2,       # episodes per (task, policy)
+                size:int=64,       # frame height = width, px
+                max_steps:int=160, # simulator steps per episode (80 Hz)
+                stride:int=4,      # keep every `stride`-th frame: 80 / 4 = 20 Hz
+                seed:int=0)->list: # list of `Episode`: frames (T, H, W, 3) uint8, actions (T, 4), state (T, 4), at 80/stride Hz
+    "Roll out graded Meta-World policies into `Episode`s at 80/stride Hz; ValueError for a bad stride or an unknown task/policy."
+    from playworld.core import Episode
+    if not isinstance(stride, (int, np.integer)) or not 1 <= stride <= max_steps: raise ValueError(f"stride must be an int in [1, max_steps={max_steps}], got {stride!r}")
+    out = []
+    for ti, task in enumerate(tasks):
+        env = MetaWorldEnv(task, size=size, max_steps=max_steps)
+        for pi, pid in enumerate(policies):
+            pol = MWGradedPolicy(pid)
+            for i in range(n_per):
+                o, _ = env.reset(seed=seed + 1000 * ti + i); pol.reset(env, np.random.default_rng([seed, ti, pi, i]))
+                frames, states, acts, buf, events, succ = [o['image']], [o['state']], [], [], [], False
+                for k in range(max_steps):
+                    a = pol(env); o, _, succ, trunc, info = env.step(a); buf.append(a); events += info['events']
+                    if len(buf) == stride:
+                        m = np.mean(buf, 0); m[3] = buf[-1][3]; acts.append(m); buf = []
+                        frames.append(o['image']); states.append(o['state'])
+                    if trunc: break
+                acts.append(np.r_[0., 0., 0., acts[-1][3] if acts else -1.])   # the final row's hold action
+                out.append(Episode(np.stack(frames), np.stack(acts).astype(np.float32), np.stack(states).astype(np.float32),
+                                   instruction=env.instruction, task=env.task, source='demo' if pid == 'mw-expert-v0' else 'play',
+                                   policy_id=pid, success=bool(succ), fps=env.fps / stride, events=events + (['success'] if succ else ['timeout'])))
+        env.close()
+    return out
