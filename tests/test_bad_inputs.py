@@ -150,6 +150,10 @@ def c_train_unknown_key(s, t):
     from playworld.wm.train import split_config; split_config({'stpes': 10})
 def c_train_no_store(s, t):
     from playworld.wm.train import train_from_store; train_from_store(t/'none', t/'out')
+def c_collect_readonly(s, t):
+    from playworld.play.run import collect_to_store; collect_to_store('/proc/playworld-store', 'demo', 2)
+def c_train_readonly(s, t):
+    from playworld.wm.train import train_from_store; train_from_store(s, '/proc/playworld-model')
 def c_cli_profile(s, t):
     r = subprocess.run([sys.executable, '-m', 'playworld.cli', 'run', '--profile', 'gigantic', '--out', str(t/'r')],
                        capture_output=True, text=True)
@@ -201,6 +205,8 @@ CASES = [
     ('train-lr', 'TrainConfig', 'lr=-0.001', c_train_lr, ValueError, ['lr must be > 0, got -0.001']),
     ('train-key', 'train config', "unknown key 'stpes'", c_train_unknown_key, ValueError, ["'stpes'", 'steps']),
     ('train-no-store', 'train_from_store', 'a data folder that is not a store', c_train_no_store, FileNotFoundError, ['no episode store']),
+    ('collect-readonly', 'collect_to_store', 'an output folder on a read-only file system (/proc)', c_collect_readonly, OSError, ['cannot create output folder /proc/playworld-store']),
+    ('train-readonly', 'train_from_store', 'an output folder on a read-only file system (/proc)', c_train_readonly, OSError, ['cannot create output folder /proc/playworld-model']),
     ('cli-profile', 'playworld run', "--profile gigantic", c_cli_profile, SystemExit, ['exit 2', 'gigantic', 'smoke']),
     ('cli-set', 'playworld train', "--set steps (no '=')", c_cli_set, SystemExit, ['exit 2', 'steps']),
 ]

@@ -15,7 +15,7 @@ from accelerate import Accelerator
 from diffusers.optimization import get_cosine_schedule_with_warmup
 from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
-from ..core import atomic_write
+from ..core import atomic_write, check_writable
 from .model import ActionVideoDenoiser, make_scheduler, edm_loss
 
 # %% auto #0
@@ -219,6 +219,7 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     from playworld.data.store import EpisodeStore
     from playworld.data.windows import WindowDataset, split_episodes
     data, out = Path(data), Path(out)
+    check_writable(out, 64 * 2**20)   # checkpoints (model, EMA, optimizer) of the default model need ~60 MiB
     if not (data/'meta'/'info.json').exists(): raise FileNotFoundError(f"no episode store at {data} (meta/info.json missing)")
     mk, tcfg, rk = split_config(dict(cfg or {}))
     eps = EpisodeStore(data).load_all()
