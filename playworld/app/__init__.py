@@ -1,0 +1,1 @@
+"""Interactive tools: the rollout scrubber (ipywidgets + plotly) and the Gradio teleop app."""
