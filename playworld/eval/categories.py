@@ -15,7 +15,7 @@ from ..wm.model import ActionVideoDenoiser
 
 # %% auto #0
 __all__ = ['MODES', 'CATEGORIES', 'event_names', 'interaction_mode', 'interaction_category', 'load_lpips', 'replay_by_category',
-           'category_table', 'category_figure']
+           'category_table', 'category_figure', 'add_replay_categories_parser']
 
 # %% ../../nbs/54_eval.categories.ipynb #574c9e15
 MODES = ('success', 'topple', 'slip_drop', 'missed_grasp', 'collision', 'timeout', 'no_contact')   # interaction modes
@@ -138,3 +138,33 @@ def category_figure(df, # `replay_by_category` output
         fig.update_xaxes(title_text='horizon (frames)', type='log', row=1, col=j+1)
     fig.update_layout(title='Open-loop replay by interaction category', height=380, width=900, template='plotly_white')
     return fig
+
+# %% ../../nbs/54_eval.categories.ipynb #385ff637
+def add_replay_categories_parser(sub # the `add_subparsers()` object of the `playworld` parser
+                                ):   # the new subparser (its `func` runs the command)
+    "Register `playworld replay-categories [STORE] ...`."
+    p = sub.add_parser('replay-categories', help='open-loop replay PSNR/SSIM per interaction category and horizon')
+    p.add_argument('store', nargs='?', default=None, help='held-out episode store (default: data_samples/tabletop_heldout)')
+    p.add_argument('--checkpoint', default=None, help='world model (default: the shipped tabletop checkpoint)')
+    p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
+    p.add_argument('--stride', type=int, default=8); p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--lpips-weights', default=None, help='local TorchScript LPIPS file (never downloaded)')
+    p.add_argument('--out', default='replay_categories', help='output folder')
+    p.set_defaults(func=_replay_categories_cmd)
+    return p
+
+def _replay_categories_cmd(args):
+    from playworld.core import atomic_write
+    from playworld.data.store import EpisodeStore
+    from playworld.wm.bench import default_checkpoint
+    from playworld.wm.model import load_world_model
+    ckpt = args.checkpoint or default_checkpoint()
+    if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
+    store = args.store or Path(default_checkpoint() or '.').parent/'tabletop_heldout'
+    df = replay_by_category(load_world_model(ckpt), EpisodeStore(store).load_all(), tuple(args.horizons), stride=args.stride, seed=args.seed,
+                            lpips_weights=args.lpips_weights)
+    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out/'replay_categories.csv', 'w') as f: df.to_csv(f, index=False)
+    with atomic_write(out/'replay_categories.html', 'w') as f: f.write(category_figure(df).to_html(include_plotlyjs=True))
+    print(category_table(df).round(3).to_string())
+    return df
