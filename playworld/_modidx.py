@@ -10,6 +10,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'playworld.app.explorer._color_by': ('app.explorer.html#_color_by', 'playworld/app/explorer.py'),
                                         'playworld.app.explorer._highlight': ('app.explorer.html#_highlight', 'playworld/app/explorer.py'),
                                         'playworld.app.explorer._hover': ('app.explorer.html#_hover', 'playworld/app/explorer.py'),
+                                        'playworld.app.explorer._ipython_display_': ( 'app.explorer.html#_ipython_display_',
+                                                                                      'playworld/app/explorer.py'),
                                         'playworld.app.explorer._label': ('app.explorer.html#_label', 'playworld/app/explorer.py'),
                                         'playworld.app.explorer._on_click': ('app.explorer.html#_on_click', 'playworld/app/explorer.py'),
                                         'playworld.app.explorer._on_hover': ('app.explorer.html#_on_hover', 'playworld/app/explorer.py'),

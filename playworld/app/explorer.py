@@ -149,5 +149,8 @@ def _widget(self:CoverageExplorer):
     return W.VBox([self.color_w, W.HBox([self.fig, side]), self.sel_w, W.HBox([self.picker, self.open_w]), self.strip_w])
 
 CoverageExplorer._on_selection, CoverageExplorer._on_click, CoverageExplorer._on_hover = _on_selection, _on_click, _on_hover
-CoverageExplorer.widget = _widget
-CoverageExplorer._ipython_display_ = lambda self: __import__('IPython.display').display.display(self.widget())
+def _ipython_display_(self:CoverageExplorer):
+    from IPython.display import display
+    display(self.widget())
+
+CoverageExplorer.widget, CoverageExplorer._ipython_display_ = _widget, _ipython_display_

@@ -135,7 +135,7 @@ def category_figure(df, # `replay_by_category` output
             d = df[df.category == 'all']
             fig.add_scatter(x=d.horizon, y=d[f'{m}_copy_last'], mode='lines', name='copy last (all)', legendgroup='copy',
                             showlegend=j == 0, line=dict(color='black', dash='dot'), row=1, col=j+1)
-        fig.update_xaxes(title_text='horizon (frames)', type='log', row=1, col=j+1)
+        fig.update_xaxes(title_text='horizon (frames)', type='log', tickvals=sorted(df.horizon.unique()), row=1, col=j+1)
     fig.update_layout(title='Open-loop replay by interaction category', height=380, width=900, template='plotly_white')
     return fig
 
