@@ -96,15 +96,19 @@ def _cmd_bench(a):
               f"train {t['samples_per_s']:.1f} samples/s, MFU {t['mfu']:.2f} of {r['matmul_peak_gflops_bf16']:.0f} GFLOP/s bf16 peak")
 
 # %% ../nbs/99_cli.ipynb #877a1263
-# sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top' or 'bench')
+# sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top', 'bench' or 'evaluate')
 PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
            ('playworld.play.bench', 'add_bench_collect_parser', 'bench'),
            ('playworld.app.teleop', 'add_teleop_parser', 'top'),
-           ('playworld.app.teleop', 'add_bench_teleop_parser', 'bench')]
+           ('playworld.app.teleop', 'add_bench_teleop_parser', 'bench'),
+           ('playworld.eval.coverage', 'add_coverage_parser', 'evaluate'),
+           ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate')]
 
 def _add_plugins(sub, bench_sub):
     import importlib
-    for mod, fn, where in PLUGINS: getattr(importlib.import_module(mod), fn)(sub if where == 'top' else bench_sub)
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation')
+    groups = dict(top=sub, bench=bench_sub, evaluate=ev.add_subparsers(dest='what', required=True, metavar='WHAT'))
+    for mod, fn, where in PLUGINS: getattr(importlib.import_module(mod), fn)(groups[where])
 
 def build_parser()->argparse.ArgumentParser:
     "The `playworld` argument parser (one sub-parser per command)."

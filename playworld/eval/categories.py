@@ -142,7 +142,7 @@ def category_figure(df, # `replay_by_category` output
 # %% ../../nbs/54_eval.categories.ipynb #385ff637
 def add_replay_categories_parser(sub # the `add_subparsers()` object of the `playworld` parser
                                 ):   # the new subparser (its `func` runs the command)
-    "Register `playworld replay-categories [STORE] ...`."
+    "Register `playworld evaluate replay-categories [STORE] ...`."
     p = sub.add_parser('replay-categories', help='open-loop replay PSNR/SSIM per interaction category and horizon')
     p.add_argument('store', nargs='?', default=None, help='held-out episode store (default: data_samples/tabletop_heldout)')
     p.add_argument('--checkpoint', default=None, help='world model (default: the shipped tabletop checkpoint)')

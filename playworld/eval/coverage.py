@@ -241,7 +241,7 @@ def coverage_table(metrics:dict # `coverage_metrics` output
 # %% ../../nbs/53_eval.coverage.ipynb #9d859b67
 def add_coverage_parser(sub # the `add_subparsers()` object of the `playworld` parser
                        ):   # the new subparser (its `func` runs the command)
-    "Register `playworld coverage NAME=STORE ...`."
+    "Register `playworld evaluate coverage NAME=STORE ...`."
     p = sub.add_parser('coverage', help='coverage map and numbers of episode stores (e.g. play=... demo=...)')
     p.add_argument('stores', nargs='+', help='NAME=PATH of an episode store, one per source')
     p.add_argument('--method', default='umap', choices=('umap', 'tsne', 'pca'))
