@@ -11,7 +11,7 @@ from ..core import Episode, frame_strip
 from ..eval.coverage import map_episodes, _add_traces
 
 # %% auto #0
-__all__ = ['png_bytes', 'episode_strip', 'CoverageExplorer']
+__all__ = ['png_bytes', 'episode_strip', 'CoverageExplorer', 'scrubber_hook']
 
 # %% ../../nbs/62_app.explorer.ipynb #8eb9c11c
 def png_bytes(img:np.ndarray # (H, W, 3) uint8
@@ -154,3 +154,18 @@ def _ipython_display_(self:CoverageExplorer):
     display(self.widget())
 
 CoverageExplorer.widget, CoverageExplorer._ipython_display_ = _widget, _ipython_display_
+
+# %% ../../nbs/62_app.explorer.ipynb #c7d5b7a4
+def scrubber_hook(explorer_episodes:list, # the explorer's `episodes` (or any list the rows index)
+                  out=None,               # an ipywidgets `Output` to show the scrubber in (None: a new one, see `hook.out`)
+                  **scrubber_kw):         # `Scrubber` options (models, names, judge, ...)
+    "An `on_open` callable: `hook(row)` builds `Scrubber(explorer_episodes[row], **scrubber_kw)` into `hook.out`."
+    import ipywidgets as W
+    from IPython.display import display
+    from playworld.app.scrubber import Scrubber
+    def hook(row:int):
+        hook.scrubber = Scrubber(explorer_episodes[row], **scrubber_kw)
+        with hook.out: hook.out.clear_output(); display(hook.scrubber.widget())
+        return hook.scrubber
+    hook.out, hook.scrubber = out if out is not None else W.Output(), None
+    return hook
