@@ -99,8 +99,8 @@ def _cmd_bench(a):
 # sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top', 'bench' or 'evaluate')
 PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
            ('playworld.play.bench', 'add_bench_collect_parser', 'bench'),
-           ('playworld.app.teleop', 'add_teleop_parser', 'top'),
-           ('playworld.app.teleop', 'add_bench_teleop_parser', 'bench'),
+           ('playworld.ui.teleop', 'add_teleop_parser', 'top'),
+           ('playworld.ui.teleop', 'add_bench_teleop_parser', 'bench'),
            ('playworld.eval.coverage', 'add_coverage_parser', 'evaluate'),
            ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate')]
 

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import WebDriverWait
-from playworld.app.teleop import launch
+from playworld.ui.teleop import launch
 from playworld.data.store import EpisodeStore
 
 ART = Path(__file__).resolve().parent.parent/'test-artifacts'

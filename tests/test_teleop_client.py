@@ -8,7 +8,7 @@ from PIL import Image
 os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'
 gradio_client = pytest.importorskip('gradio_client', reason='gradio_client is not installed (pip install gradio gradio_client)')
 pytest.importorskip('gradio', reason='gradio is not installed')
-from playworld.app.teleop import launch
+from playworld.ui.teleop import launch
 from playworld.data.store import EpisodeStore
 
 
@@ -104,7 +104,7 @@ def test_bad_command_is_a_clear_error(app):
 
 def test_load_short(app):
     "Issue #9's load check, short: 2 clients at 10 Hz for 2 s, no errors, no session sees another's state."
-    from playworld.app.teleop import load_clients
+    from playworld.ui.teleop import load_clients
     r = load_clients(app[0].local_url, n_clients=2, duration_s=2.0, rate_hz=10.0)
     assert r['errors'] == 0 and r['sessions_separate'], r
     assert r['steps'] >= 4 and r['p50_ms'] > 0

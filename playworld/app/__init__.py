@@ -1,1 +1,0 @@
-"""Interactive tools: the rollout scrubber (ipywidgets + plotly) and the Gradio teleop app."""

@@ -1,0 +1,1 @@
+"""Interactive tools: the rollout scrubber and coverage explorer (ipywidgets + plotly) and the Gradio teleop app."""
