@@ -56,7 +56,7 @@ def interaction_category(events:list, # the episode's events
 # %% ../../nbs/54_eval.categories.ipynb #0cb40a90
 def load_lpips(path:str|Path # TorchScript module: f(x, y) with x, y (B, 3, H, W) float in [-1, 1] -> (B,) or (B, 1, 1, 1) distances
               ):             # the loaded module (eval mode, CPU)
-    "Load a local LPIPS network saved with `torch.jit.save`; FileNotFoundError naming the path when it is missing."
+    "Load a local LPIPS network saved with `torch.jit.save` (TorchScript is code: only a file you made or trust); FileNotFoundError naming the path when it is missing."
     p = Path(path)
     if not p.exists(): raise FileNotFoundError(f"LPIPS weights not found at {p} (expected a TorchScript file saved with torch.jit.save)")
     return torch.jit.load(str(p), map_location='cpu').eval()

@@ -183,6 +183,6 @@ def load_world_model(path,            # folder written by `save_pretrained` (con
     try:
         from safetensors import safe_open
         with safe_open(str(w), 'pt') as f: f.keys()
-        return ActionVideoDenoiser.from_pretrained(p).to(device).eval()
+        return ActionVideoDenoiser.from_pretrained(p, use_safetensors=True).to(device).eval()   # never a pickled .bin
     except Exception as e:
         raise ValueError(f"corrupt or truncated weights file {w} ({w.stat().st_size} bytes): {type(e).__name__}: {e}") from None
