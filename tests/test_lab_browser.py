@@ -48,7 +48,7 @@ def lab(tmp_path_factory):
     env = {**os.environ, 'JUPYTER_CONFIG_DIR': str(tmp/'config'), 'JUPYTER_DATA_DIR': str(tmp/'data'),
            'JUPYTER_RUNTIME_DIR': str(tmp/'runtime'), 'JUPYTER_PLATFORM_DIRS': '1', 'IPYTHONDIR': str(tmp/'ipython'),
            'LAB_PORT': str(port), 'LAB_TOKEN': token, 'LAB_DIR': str(tmp/'work'),
-           'BIN': str(Path(__import__('sys').executable).parent), 'OMP_NUM_THREADS': '2'}
+           'BIN': str(Path(__import__('sys').executable).parent), 'OMP_NUM_THREADS': '1'}
     log = open(tmp/'lab.log', 'w')
     p = subprocess.Popen(['bash', str(ROOT/'tools'/'lab.sh'), '--LabApp.expose_app_in_browser=True',
                           f'--LabApp.workspaces_dir={tmp/"workspaces"}', f'--LabApp.user_settings_dir={tmp/"settings"}'],
@@ -88,7 +88,7 @@ def test_lab_page_config_offline(lab):
     html = urlopen(f"{lab['url']}/lab?token={lab['token']}", timeout=30).read().decode()
     cfg = json.loads(html.split('id="jupyter-config-data" type="application/json">')[1].split('</script>')[0])
     assert cfg['news'] == {'disabled': True}, cfg.get('news')
-    assert cfg['disabledExtensions'].get('@jupyterlab/apputils-extension:announcements') is True, cfg['disabledExtensions']
+    assert '@jupyterlab/apputils-extension:announcements' in cfg['disabledExtensions'], cfg['disabledExtensions']
     assert cfg.get('extensionManager', {}).get('name') != 'PyPI', cfg.get('extensionManager')
     exts = {e['name'] for e in cfg['federated_extensions']}
     assert {'@jupyter-widgets/jupyterlab-manager', 'anywidget', 'jupyterlab-plotly'} <= exts, exts
@@ -145,5 +145,5 @@ def test_scrubber_in_lab(lab, browser):
     res = dict(open_to_kernel_idle_s=round(t_kernel, 1), open_to_rendered_s=round(t_render, 1), slider_to_frame_s=round(time.time() - t0 - t_render, 1),
                frame_png_bytes=[n0, n1], console_errors=errs[:10], time=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
     (ART/'lab_scrubber.json').write_text(json.dumps(res, indent=1))
-    assert not d.find_elements(By.CSS_SELECTOR, '.jp-toast-container .Toastify__toast'), 'a notification covers the page (news prompt?)'
+    assert 'official Jupyter news' not in d.find_element(By.TAG_NAME, 'body').text, 'the news prompt covers the page'
     print(f"lab scrubber: notebook opened -> widget rendered in {t_render:.1f} s; console errors: {len(errs)}")
