@@ -1,7 +1,8 @@
 """The notebooks as a researcher opens them: JupyterLab started headless the way `make lab` starts it (tools/lab.sh:
 127.0.0.1, a token, no browser, no news/update checks), a scrubber notebook opened in Debian's headless Chromium
 (selenium), all cells run, the widget rendered (no "Loading widget..." / "Error displaying widget"), the slider moved
-with the keyboard, the frame image changed and the plotly figure drawn; nothing requested off the loopback.
+with the keyboard, the frame image changed and the plotly figure drawn; nothing requested off the loopback, neither by
+the page nor by the server and its kernel (tests/netguard refuses and logs such attempts).
 Screenshot: test-artifacts/lab_scrubber.png. The user's Jupyter settings are untouched (temp config/data/runtime dirs)."""
 import os, json, shutil, socket, subprocess, tempfile, time, secrets
 from pathlib import Path
@@ -48,7 +49,10 @@ def lab(tmp_path_factory):
     env = {**os.environ, 'JUPYTER_CONFIG_DIR': str(tmp/'config'), 'JUPYTER_DATA_DIR': str(tmp/'data'),
            'JUPYTER_RUNTIME_DIR': str(tmp/'runtime'), 'JUPYTER_PLATFORM_DIRS': '1', 'IPYTHONDIR': str(tmp/'ipython'),
            'LAB_PORT': str(port), 'LAB_TOKEN': token, 'LAB_DIR': str(tmp/'work'),
-           'BIN': str(Path(__import__('sys').executable).parent), 'OMP_NUM_THREADS': '1'}
+           'BIN': str(Path(__import__('sys').executable).parent), 'OMP_NUM_THREADS': '1',
+           # the server and its kernels refuse (and log) any connection or name lookup off the loopback
+           'PYTHONPATH': os.pathsep.join([str(Path(__file__).parent/'netguard'), os.environ.get('PYTHONPATH', '')]),
+           'PLAYWORLD_NETLOG': str(tmp/'netlog')}
     log = open(tmp/'lab.log', 'w')
     p = subprocess.Popen(['bash', str(ROOT/'tools'/'lab.sh'), '--LabApp.expose_app_in_browser=True',
                           f'--LabApp.workspaces_dir={tmp/"workspaces"}', f'--LabApp.user_settings_dir={tmp/"settings"}'],
@@ -60,7 +64,7 @@ def lab(tmp_path_factory):
             try: urlopen(f'{url}/api/status?token={token}', timeout=2).read(); break
             except OSError: time.sleep(0.25)
         else: raise RuntimeError(f"jupyter lab did not answer in 60 s: {(tmp/'lab.log').read_text()[-3000:]}")
-        yield dict(url=url, token=token, tmp=tmp, log=tmp/'lab.log')
+        yield dict(url=url, token=token, tmp=tmp, log=tmp/'lab.log', netlog=tmp/'netlog')
     finally:
         p.terminate()
         try: p.wait(20)
@@ -141,6 +145,8 @@ def test_scrubber_in_lab(lab, browser):
             u = urlparse(m['params']['request']['url'])
             if u.scheme in ('http', 'https', 'ws', 'wss'): hosts.add(u.hostname)
     assert hosts <= {'127.0.0.1', 'localhost'}, f"requests off the loopback: {hosts - {'127.0.0.1', 'localhost'}}"
+    netlog = lab['netlog'].read_text() if lab['netlog'].exists() else ''
+    assert not netlog, f"the lab server or its kernel tried to reach the network:\n{netlog}"
     errs = [e['message'] for e in d.get_log('browser') if e['level'] == 'SEVERE' and 'favicon' not in e['message']]
     res = dict(open_to_kernel_idle_s=round(t_kernel, 1), open_to_rendered_s=round(t_render, 1), slider_to_frame_s=round(time.time() - t0 - t_render, 1),
                frame_png_bytes=[n0, n1], console_errors=errs[:10], time=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
