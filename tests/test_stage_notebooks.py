@@ -1,6 +1,7 @@
 """Every stage notebook runs alone with papermill: its `parameters` cell documents each parameter (name: type = default
 # meaning, unit), a missing input fails in the first cell after the parameters with a message naming the path and the
-parameter to set, and the train stage trains on the shipped held-out episodes alone (papermill's own CLI)."""
+parameter to set; the train stage alone trains on the shipped held-out episodes and the evaluate stage alone replays
+that model (papermill's own CLI, as a user types it)."""
 import ast, json, os, subprocess, sys, time
 from pathlib import Path
 import nbformat, pytest
@@ -53,8 +54,8 @@ def test_missing_input_fails_clearly(stage, args, expect, tmp_path):
     assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
     assert time.time() - t0 < 60
 
-def test_train_stage_alone(tmp_path):
-    "The train stage alone on the shipped held-out episodes (12, 64 px): 2 steps of a tiny UNet, then its outputs."
+def test_train_then_evaluate_stage_alone(tmp_path):
+    "The train stage alone on the shipped held-out episodes (12, 64 px): 2 steps of a tiny UNet; then evaluate alone."
     t0 = time.time()
     r = papermill(STAGES/'20_train.ipynb', tmp_path/'out.ipynb', '-p', 'data_dir', 'data_samples/tabletop_heldout',
                   '-p', 'out_dir', str(tmp_path/'run'), '-p', 'steps', '2', '-p', 'batch_size', '2', '-p', 'bf16', 'False',
@@ -66,4 +67,11 @@ def test_train_stage_alone(tmp_path):
     assert split['data'] == str((ROOT/'data_samples'/'tabletop_heldout').resolve())
     assert len(split['train']) + len(split['val']) == 12 and len(split['val']) == 3     # val_frac 0.25 of 12 episodes
     assert json.loads((m/'train_history.json').read_text())['steps'] == 2
-    print(f"train stage alone: {time.time() - t0:.1f} s")
+    t1 = time.time()
+    # then the evaluate stage alone on that run: it finds the episodes through the split.json the train stage wrote
+    r = papermill(STAGES/'30_evaluate.ipynb', tmp_path/'eval.ipynb', '-p', 'out_dir', str(tmp_path/'run'),
+                  '-p', 'stride', '16', '-y', 'horizons: [1, 4]')
+    assert r.returncode == 0, r.stderr[-3000:]
+    met = json.loads((tmp_path/'run'/'metrics'/'tabletop.json').read_text())
+    assert met['held_out_episodes'] == 3 and met['train_steps'] == 2 and set(met['replay']['psnr']) == {'1', '4'}
+    print(f"train stage alone: {t1 - t0:.1f} s; evaluate stage alone: {time.time() - t1:.1f} s")
