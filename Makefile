@@ -33,6 +33,9 @@ test: setup sync-check ## notebooks' tests + tests/ (papermill smoke run, CLI, R
 sync-check:            ## fail when nbdev-export / nbdev-clean would change a tracked file
 	@bash tools/sync_check.sh
 
+lab: setup             ## JupyterLab on nbs/ (127.0.0.1, a token; widgets work; LAB_PORT=8888): start with tour.ipynb
+	@BIN=$(BIN) bash tools/lab.sh
+
 readme:                ## README.md from nbs/index.ipynb
 	$(BIN)/python tools/make_readme.py
 

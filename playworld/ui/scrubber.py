@@ -184,7 +184,7 @@ def _build_widgets(self:Scrubber):
     self.info = widgets.HTML()
     self.fig = go.FigureWidget(layout=dict(height=260, width=560, margin=dict(l=50, r=50, t=30, b=40),
                                            xaxis_title='frame', yaxis=dict(title='PSNR (dB)'),
-                                           yaxis2=dict(title='SSIM', overlaying='y', side='right', range=[0, 1]),
+                                           yaxis2=dict(title='SSIM', overlaying='y', side='right', range=[0, 1], tickmode='linear', tick0=0, dtick=0.2, showgrid=False),
                                            legend=dict(orientation='h', y=1.15)))
     self.picker = None
     if self.store is not None and self._predicted is None:
@@ -233,7 +233,7 @@ def _frame_text(self:Scrubber)->str:
 def _widget(self:Scrubber)->widgets.VBox:
     "The whole scrubber as one ipywidgets box."
     top = [self.picker] if self.picker is not None else []
-    return widgets.VBox(top + [widgets.HBox([self.play, self.slider, self.frame_label]), self.image, self.info, self.fig])
+    return widgets.VBox(top + [widgets.HBox([self.play, self.slider, self.frame_label], layout=widgets.Layout(flex_flow='row wrap')), self.image, self.info, self.fig])
 
 Scrubber._build_widgets, Scrubber._refresh_episode, Scrubber.info_html, Scrubber.frame_text = _build_widgets, _refresh_episode, _info_html, _frame_text
 Scrubber.widget = _widget

@@ -1,0 +1,77 @@
+"""Every stage notebook runs alone with papermill: its `parameters` cell documents each parameter (name: type = default
+# meaning, unit), a missing input fails in the first cell after the parameters with a message naming the path and the
+parameter to set; the train stage alone trains on the shipped held-out episodes and the evaluate stage alone replays
+that model (papermill's own CLI, as a user types it)."""
+import ast, json, os, subprocess, sys, time
+from pathlib import Path
+import nbformat, pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ROOT/'nbs'/'stages'
+NBS = sorted(STAGES.glob('*.ipynb'))
+PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
+ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
+       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
+
+def papermill(nb, out, *args, timeout=180):
+    return subprocess.run([*PAPERMILL, str(nb), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+def test_stages_found():
+    assert {p.name for p in NBS} >= {'10_collect.ipynb', '20_train.ipynb', '30_evaluate.ipynb', '90_report.ipynb'}, NBS
+
+@pytest.mark.parametrize('nb', NBS, ids=[p.stem for p in NBS])
+def test_parameters_documented(nb):
+    "One `parameters` cell; every line `name: type = default  # meaning, unit` (a comment on every parameter)."
+    cells = [c for c in nbformat.read(nb, 4).cells if 'parameters' in c.metadata.get('tags', [])]
+    assert len(cells) == 1, f"{nb.name}: {len(cells)} cells tagged 'parameters'"
+    src = cells[0].source
+    lines = src.splitlines()
+    for st in ast.parse(src).body:
+        assert isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None, \
+            f"{nb.name}: `{ast.unparse(st)}` is not `name: type = default`"
+        comment = lines[st.lineno - 1].partition('#')[2].strip()
+        assert len(comment) > 10, f"{nb.name}: parameter {st.target.id} has no comment (meaning, unit)"
+        ast.literal_eval(st.value)   # the default is a literal papermill can override
+
+MISSING = [  # (stage, papermill args, what the message must name)
+    ('10_collect', ['-p', 'bridge_src', '{tmp}/no-such-bridge'], ['FileNotFoundError', '{tmp}/no-such-bridge', 'bridge_src']),
+    ('20_train', ['-p', 'data_dir', '{tmp}/no-such-store'], ['FileNotFoundError', '{tmp}/no-such-store', 'data_dir']),
+    ('20_train', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/data/tabletop', 'out_dir']),
+    ('30_evaluate', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/models/tabletop', 'out_dir']),
+    ('90_report', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/metrics', 'out_dir']),
+]
+
+@pytest.mark.parametrize('stage,args,expect', MISSING, ids=[f'{m[0]}-{m[1][1]}' for m in MISSING])
+def test_missing_input_fails_clearly(stage, args, expect, tmp_path):
+    t0 = time.time()
+    r = papermill(STAGES/f'{stage}.ipynb', tmp_path/'out.ipynb', *[a.format(tmp=tmp_path) for a in args])
+    assert r.returncode != 0, r.stdout[-2000:]
+    for e in expect: assert e.format(tmp=tmp_path) in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
+    # it failed in the first cell after the parameters (and papermill's injected) cell: before any heavy work
+    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
+    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
+    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    assert time.time() - t0 < 60
+
+def test_train_then_evaluate_stage_alone(tmp_path):
+    "The train stage alone on the shipped held-out episodes (12, 64 px): 2 steps of a tiny UNet; then evaluate alone."
+    t0 = time.time()
+    r = papermill(STAGES/'20_train.ipynb', tmp_path/'out.ipynb', '-p', 'data_dir', 'data_samples/tabletop_heldout',
+                  '-p', 'out_dir', str(tmp_path/'run'), '-p', 'steps', '2', '-p', 'batch_size', '2', '-p', 'bf16', 'False',
+                  '-y', 'block_out_channels: [8, 16]')
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = tmp_path/'run'/'models'/'tabletop'
+    assert (m/'model').is_dir() and (m/'split.json').exists()
+    split = json.loads((m/'split.json').read_text())
+    assert split['data'] == str((ROOT/'data_samples'/'tabletop_heldout').resolve())
+    assert len(split['train']) + len(split['val']) == 12 and len(split['val']) == 3     # val_frac 0.25 of 12 episodes
+    assert json.loads((m/'train_history.json').read_text())['steps'] == 2
+    t1 = time.time()
+    # then the evaluate stage alone on that run: it finds the episodes through the split.json the train stage wrote
+    r = papermill(STAGES/'30_evaluate.ipynb', tmp_path/'eval.ipynb', '-p', 'out_dir', str(tmp_path/'run'),
+                  '-p', 'stride', '16', '-y', 'horizons: [1, 4]')
+    assert r.returncode == 0, r.stderr[-3000:]
+    met = json.loads((tmp_path/'run'/'metrics'/'tabletop.json').read_text())
+    assert met['held_out_episodes'] == 3 and met['train_steps'] == 2 and set(met['replay']['psnr']) == {'1', '4'}
+    print(f"train stage alone: {t1 - t0:.1f} s; evaluate stage alone: {time.time() - t1:.1f} s")
