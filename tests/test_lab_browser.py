@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-NB_CELLS = ["from playworld.app.scrubber import Scrubber\ns = Scrubber(0)   # held-out episode 0 replayed in the shipped world model",
+NB_CELLS = ["from playworld.ui.scrubber import Scrubber\ns = Scrubber(0)   # held-out episode 0 replayed in the shipped world model",
             "s"]
 # bytes of the frame image shown by the widget (an <img> with a blob: URL), as a short fingerprint
 IMG_DIGEST = """
