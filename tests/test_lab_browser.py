@@ -12,10 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ART = ROOT/'test-artifacts'
-CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
-DRIVER = shutil.which('chromedriver')
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
-    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver; tools/sysdeps.sh)")
+from _browser import needs_chromium, free_port, chromium
+pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('jupyterlab', reason='jupyterlab is not installed (pip install jupyterlab; `make setup` installs it)')
 from selenium.webdriver.common.by import By
@@ -33,9 +31,6 @@ fetch(im.src).then(r => r.arrayBuffer()).then(b => crypto.subtle.digest('SHA-256
   done([im.src, b.byteLength, Array.from(new Uint8Array(h)).map(x => x.toString(16).padStart(2, '0')).join('')])))
   .catch(e => done(null));
 """
-
-def free_port():
-    with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
 
 @pytest.fixture(scope='module')
 def lab(tmp_path_factory):
@@ -73,16 +68,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def browser():
-    o = webdriver.ChromeOptions(); o.binary_location = CHROMIUM
-    prof = tempfile.mkdtemp(prefix='pw-chromium-')
-    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-              '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', f'--user-data-dir={prof}', '--window-size=1280,1000'):
-        o.add_argument(a)
-    o.set_capability('goog:loggingPrefs', {'performance': 'ALL', 'browser': 'ALL'})
-    d = webdriver.Chrome(options=o, service=webdriver.ChromeService(executable_path=DRIVER))
-    d.set_script_timeout(60)
-    yield d
-    d.quit(); shutil.rmtree(prof, ignore_errors=True)
+    with chromium('1280,1000', ('performance', 'browser')) as d: yield d
 
 def outputs_text(d):
     return d.execute_script("return Array.from(document.querySelectorAll('.jp-OutputArea-output')).map(e => e.innerText).join('\\n');")

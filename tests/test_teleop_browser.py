@@ -7,10 +7,8 @@ from urllib.parse import urlparse
 import pytest
 
 os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'
-CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
-DRIVER = shutil.which('chromedriver')
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
-    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)")
+from _browser import needs_chromium, free_port, chromium
+pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('gradio', reason='gradio is not installed')
 from selenium.webdriver.common.by import By
@@ -35,9 +33,6 @@ if (id) document.getElementById(id).click();
 setTimeout(check, 0);
 """
 
-def free_port():
-    with socket.socket() as s: s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
-
 @pytest.fixture(scope='module')
 def served(tmp_path_factory):
     data = tmp_path_factory.mktemp('teleop_browser')
@@ -48,16 +43,7 @@ def served(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def browser():
-    o = webdriver.ChromeOptions(); o.binary_location = CHROMIUM
-    prof = tempfile.mkdtemp(prefix='pw-chromium-')
-    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-              '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', f'--user-data-dir={prof}', '--window-size=1280,1100'):
-        o.add_argument(a)
-    o.set_capability('goog:loggingPrefs', {'performance': 'ALL'})
-    d = webdriver.Chrome(options=o, service=webdriver.ChromeService(executable_path=DRIVER))
-    d.set_script_timeout(60)
-    yield d
-    d.quit(); shutil.rmtree(prof, ignore_errors=True)
+    with chromium('1280,1100', ('performance',)) as d: yield d
 
 def img_src(d):
     return d.execute_script("const im = document.querySelector('#pw-imagined img'); return im ? im.src : null;")
