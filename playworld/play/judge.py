@@ -23,9 +23,9 @@ from .collect import Proposer, NoisyExecutor, scene_ok
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'MODES', 'parse_event', 'interaction_mode', 'run_full', 'success_step', 'collect_judge_data',
-           'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'Judge', 'load_judge',
-           'evaluate_judge', 'train_judge']
+__all__ = ['log', 'MODES', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'parse_event', 'interaction_mode', 'run_full', 'success_step',
+           'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'Judge',
+           'load_judge', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/33_play.judge.ipynb #589e3543
 MODES = ('success', 'missed_grasp', 'slip_drop', 'collision', 'topple', 'other')   # interaction modes, in head order
@@ -306,3 +306,93 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     rep = dict(evaluate_judge(judge, val), n_train=len(train), n_val=len(val), epochs=epochs, seconds=round(time.time() - t0, 1),
                train_success_acc=evaluate_judge(judge, train[:len(val)])['success_acc'])
     return judge, rep
+
+# %% ../../nbs/33_play.judge.ipynb #baa03e73
+JUDGE_PROMPT = ("The image shows a robot gripper at a table: on the left the start, on the right the end of an attempt at "
+                "the task '{instruction}'. Did the robot succeed? Answer yes or no.")
+PROPOSER_PROMPT = ("The image shows a table with a robot gripper, coloured blocks, a bowl and a plate. Pick the next task to "
+                   "practise, one of:\n{options}\nAnswer with the task's number or its text.")
+
+class _VLM:
+    "A local `transformers` image-text-to-text model with its processor; greedy generation."
+    def __init__(self, model_path:str|Path, device:str='cpu', max_new_tokens:int=16):
+        p = Path(model_path).expanduser()
+        if not (p/'config.json').exists():
+            raise FileNotFoundError(f"no transformers model at {p} (config.json missing); download one first, e.g. "
+                                    f"huggingface-cli download HuggingFaceTB/SmolVLM-256M-Instruct --local-dir {p}")
+        from transformers import AutoProcessor, AutoModelForImageTextToText
+        self.processor = AutoProcessor.from_pretrained(p, local_files_only=True)
+        self.model = AutoModelForImageTextToText.from_pretrained(p, local_files_only=True).to(device).eval()
+        self.device, self.max_new_tokens = device, max_new_tokens
+    def _text(self, prompt:str)->str:
+        P = self.processor
+        if getattr(P, 'chat_template', None):
+            msg = [{'role': 'user', 'content': [{'type': 'image'}, {'type': 'text', 'text': prompt}]}]
+            return P.apply_chat_template(msg, add_generation_prompt=True)
+        return f"{getattr(P, 'image_token', '<image>')} {prompt}"
+    @torch.no_grad()
+    def generate(self, images:list, # list of (H, W, 3) uint8
+                 prompts:list       # one prompt per image
+                )->list:            # list[str] the generated answers
+        "Greedy answers of the model to one image + prompt each."
+        P = self.processor
+        inp = P(images=list(images), text=[self._text(p) for p in prompts], return_tensors='pt', padding=True).to(self.device)
+        out = self.model.generate(**inp, max_new_tokens=self.max_new_tokens, do_sample=False)
+        return P.batch_decode(out[:, inp['input_ids'].shape[1]:], skip_special_tokens=True)
+
+# %% ../../nbs/33_play.judge.ipynb #f806094d
+def parse_yes_no(answer:str)->bool|None: # True for yes, False for no, None when it says neither first
+    "The first 'yes' or 'no' (also 'success'/'succeeded' vs 'fail'/'failed') word in a model's answer."
+    m = re.search(r'\b(yes|no|succe\w*|fail\w*)\b', answer.lower())
+    return None if m is None else m.group(1) == 'yes' or m.group(1).startswith('succe')
+
+class VLMJudge(_VLM):
+    "Success judge from a local image-text-to-text model: `judge(frames (B, T, H, W, 3) uint8, instruction) -> (B,) bool`."
+    def __init__(self, model_path:str|Path,  # local folder with config.json, weights and processor files
+                 prompt:str=JUDGE_PROMPT,    # template with {instruction}
+                 device:str='cpu', max_new_tokens:int=8):
+        super().__init__(model_path, device, max_new_tokens); self.prompt = prompt
+    def predict(self, frames:np.ndarray, instruction)->dict: # p_success (B,) 1/0 (0.5 unparsable), answer (B,) list[str]
+        "Ask the model about each episode (first and last frame side by side); an unparsable answer counts as no (logged)."
+        f = np.asarray(frames)
+        if f.ndim != 5 or f.shape[-1] != 3 or f.dtype != np.uint8: raise ValueError(f"frames must be (B, T, H, W, 3) uint8, got {f.shape} {f.dtype}")
+        ins = [instruction] * len(f) if isinstance(instruction, str) else list(instruction)
+        ans = self.generate([np.concatenate([e[0], e[-1]], 1) for e in f], [self.prompt.format(instruction=i) for i in ins])
+        v = [parse_yes_no(a) for a in ans]
+        if any(x is None for x in v): log.warning(f"VLM judge answers without yes/no counted as failures: {[a for a, x in zip(ans, v) if x is None][:3]}")
+        return dict(p_success=np.array([0.5 if x is None else float(x) for x in v]), answer=ans)
+    def __call__(self, frames, instruction)->np.ndarray: return self.predict(frames, instruction)['p_success'] > 0.5
+
+# %% ../../nbs/33_play.judge.ipynb #db00b554
+def parse_proposal(answer:str, # the model's text
+                   valid:list  # instructions valid in the scene, as numbered in the prompt (1-based)
+                  )->str|None: # one of `valid`, or None when the answer names none of them
+    "Map a proposer answer onto a valid instruction: its text (longest match first), a parseable instruction, or its number."
+    a = ' '.join(answer.lower().replace('.', ' ').split())
+    for v in sorted(valid, key=len, reverse=True):
+        if v in a: return v
+    for line in answer.splitlines():
+        try:
+            t = parse_instruction(re.sub(r'^\s*\d+[.):]?\s*', '', line)).instruction
+            if t in valid: return t
+        except ValueError: pass
+    m = re.search(r'\b(\d+)\b', a)
+    return valid[int(m.group(1)) - 1] if m and 1 <= int(m.group(1)) <= len(valid) else None
+
+class VLMProposer(_VLM):
+    "Proposer from a local image-text-to-text model; falls back to the curriculum `Proposer` (logged) when its answer names no valid instruction."
+    def __init__(self, model_path:str|Path,   # local folder with config.json, weights and processor files
+                 fallback:Proposer|None=None, # used when the answer parses to nothing (default `Proposer()`)
+                 prompt:str=PROPOSER_PROMPT,  # template with {options}
+                 device:str='cpu', max_new_tokens:int=24):
+        super().__init__(model_path, device, max_new_tokens); self.prompt, self.fallback = prompt, fallback or Proposer()
+        self.n_fallbacks = 0
+    def propose(self, env:TabletopEnv, history:list, rng:np.random.Generator)->str:
+        "An instruction valid in the current scene (same interface as `Proposer.propose`); ValueError when none is."
+        valid = env.instructions()
+        if not valid: raise ValueError("no instruction is possible in the current scene (re-layout it with env.reset())")
+        ans = self.generate([env.render()], [self.prompt.format(options='\n'.join(f'{i+1}. {v}' for i, v in enumerate(valid)))])[0]
+        if (t := parse_proposal(ans, valid)) is not None: return t
+        self.n_fallbacks += 1
+        log.warning(f"VLM proposer answer {ans[:80]!r} names no valid instruction; falling back to the curriculum proposer")
+        return self.fallback.propose(env, history, rng)
