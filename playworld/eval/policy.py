@@ -16,11 +16,12 @@ from ..core import Episode, atomic_write
 from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP_M, HAND_LO, HAND_HI, HALF, TABLE_Z,
                                      GRASP_Z, BOWL_R)
 from ..envs.policies import GRADED, GradedPolicy, wilson
-from ..play.judge import MODES, run_full, interaction_mode, load_judge
+from ..play.judge import MODES, run_full, interaction_mode, load_judge, default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall
 
 # %% auto #0
-__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'evaluate_policies', 'scatter_figure']
+__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'evaluate_policies', 'scatter_figure',
+           'write_results', 'add_evaluate_parser']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -123,6 +124,22 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
             out.append(Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, []))
     return out
 
+# %% ../../nbs/52_eval.policy.ipynb #f3d2ecbb
+def judge_rollouts(judge,                # `Judge` (anything with `predict(frames, instructions)` -> p_success, mode_probs)
+                   frames:np.ndarray,    # (B, T, H, W, 3) uint8 episodes
+                   instructions:list,    # B instructions
+                   stride:int=4,         # judge every stride-th frame (and the last)
+                   first:int=4           # first frame judged (the world model's context ends at n_ctx - 1)
+                  )->dict:               # success (B,) bool, p_success (B,) max over prefixes, mode (B,) list[str]
+    "Success = done in any judged prefix; mode = the judge's mode on the whole rollout (a failure mode if not a success)."
+    T, thr = frames.shape[1], getattr(getattr(judge, 'cfg', None), 'threshold', 0.5)
+    fs = sorted(set(range(min(first, T - 1), T, stride)) | {T - 1})
+    ps = np.stack([judge.predict(frames[:, :f + 1], instructions)['p_success'] for f in fs])   # (F, B)
+    last = judge.predict(frames, instructions); ok = (ps > thr).any(0)
+    pm = np.asarray(last['mode_probs']).copy(); pm[:, MODES.index('success')] = -1
+    mode = ['success' if o else MODES[int(k)] for o, k in zip(ok, pm.argmax(1))]
+    return dict(success=ok, p_success=ps.max(0), mode=mode)
+
 # %% ../../nbs/52_eval.policy.ipynb #0b628cee
 def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load_world_model(default_checkpoint())`)
                       judge,                 # `Judge` (or any object with `predict(frames, instructions)` -> p_success, mode)
@@ -132,6 +149,7 @@ def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load
                       seed:int=10_000,       # first scene seed
                       batch_size:int=32,     # imagined rollouts at once
                       n_resamples:int=2000,  # bootstrap resamples
+                      stride:int=4,          # judge every stride-th frame of a rollout
                       progress:bool=True
                      )->dict:                # per_policy rows, pearson(_ci), spearman(_ci), mmrv(_ci), tv_distance, modes, timing
     "Real vs world-model success rates and failure modes of graded policies from the same scenes (see the protocol above)."
@@ -145,13 +163,12 @@ def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load
     t1 = time.time()
     imag = run_imagined(wm, real, twins, steps, batch_size, seed, progress)
     t2 = time.time()
-    ins = [e.instruction for e in real]
-    pj = judge.predict(np.stack([e.frames for e in imag]), ins)
-    pr = judge.predict(np.stack([e.frames for e in real]), ins)             # the judge on the real frames
+    ins, n = [e.instruction for e in real], wm.config.n_ctx
+    pj = judge_rollouts(judge, np.stack([e.frames for e in imag]), ins, stride, n)
+    pr = judge_rollouts(judge, np.stack([e.frames for e in real]), ins, stride, n)   # the judge on the real frames
     P, N = len(policies), n_episodes
     ys = np.array([e.success for e in real]).reshape(P, N)
-    yi = (pj['p_success'] > getattr(getattr(judge, 'cfg', None), 'threshold', 0.5)).reshape(P, N)
-    yr = (pr['p_success'] > getattr(getattr(judge, 'cfg', None), 'threshold', 0.5)).reshape(P, N)
+    yi, yr = pj['success'].reshape(P, N), pr['success'].reshape(P, N)
     real_modes = [interaction_mode(e.events, e.success, e.instruction) for e in real]
     match = np.array([np.allclose(a.actions[:-1], b.actions[:-1]) for a, b in zip(real, imag)]).reshape(P, N)
     return _summary(policies, ys, yi, yr, real_modes, list(pj['mode']), list(pr['mode']), match, n_resamples,
@@ -203,3 +220,45 @@ def scatter_figure(res:dict # result of `evaluate_policies`
                       xaxis_title='real success rate', yaxis_title='world-model success rate (judge)', width=560, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig
+
+# %% ../../nbs/52_eval.policy.ipynb #09b6ff3d
+def write_results(res:dict, out:str|Path # folder (created)
+                 )->Path:                # the JSON file written
+    "Write the evaluation as `policy_eval.json` and the scatter as `policy_eval_scatter.html` (atomic)."
+    out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out/'policy_eval_scatter.html', 'w') as f: f.write(scatter_figure(res).to_html(include_plotlyjs=True))
+    with atomic_write(out/'policy_eval.json', 'w') as f: json.dump(res, f, indent=1)
+    return out/'policy_eval.json'
+
+def _run_cli(a):
+    from playworld.wm.model import load_world_model
+    from playworld.wm.bench import default_checkpoint
+    ck = a.checkpoint or default_checkpoint()
+    if ck is None: raise FileNotFoundError("no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
+    jp = a.judge or default_judge()
+    if jp is None: raise FileNotFoundError("no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    wm, judge = load_world_model(ck), load_judge(jp)
+    pol = a.policies.split(',') if a.policies else None
+    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
+    res.update(checkpoint=str(ck), judge=str(jp))
+    p = write_results(res, a.out)
+    print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
+    print(f"wrote {p}")
+
+def add_evaluate_parser(sub # the `add_subparsers()` object of the `playworld` parser
+                       )->argparse.ArgumentParser: # the `evaluate policy` parser
+    "Add `evaluate policy` (creating `evaluate` unless another module already did) to the CLI; sets `func`."
+    ev = sub.choices.get('evaluate') or sub.add_parser('evaluate', help='evaluations of world models (JSON + figures)')
+    es = next((x for x in ev._actions if isinstance(x, argparse._SubParsersAction)), None) or \
+         ev.add_subparsers(dest='what', required=True, metavar='WHAT')
+    p = es.add_parser('policy', help='graded policies in the real env vs in the world model (judge): r, rho, MMRV, failure modes')
+    p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
+    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge)')
+    p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
+    p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
+    p.add_argument('--steps', type=int, default=60, help='steps per episode')
+    p.add_argument('--seed', type=int, default=10_000, help='first scene seed')
+    p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
+    p.add_argument('--out', required=True, help='output folder DIR: policy_eval.json, policy_eval_scatter.html')
+    p.set_defaults(func=_run_cli)
+    return p

@@ -23,9 +23,11 @@ from .collect import Proposer, NoisyExecutor, scene_ok
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'MODES', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'parse_event', 'interaction_mode', 'run_full', 'success_step',
-           'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'Judge',
-           'load_judge', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
+__all__ = ['log', 'MODES', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'parse_event', 'interaction_mode', 'run_full',
+           'success_step', 'done_at', 'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig',
+           'JudgeNet', 'judge_input', 'colour_masks', 'frame_features', 'keypoint_input', 'KeypointNet', 'Judge',
+           'make_net', 'default_judge', 'load_judge', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge',
+           'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/33_play.judge.ipynb #589e3543
 MODES = ('success', 'missed_grasp', 'slip_drop', 'collision', 'topple', 'other')   # interaction modes, in head order
@@ -66,12 +68,15 @@ def run_full(env:TabletopEnv,      # env already reset to its task
              act=None              # optional callable(action (4,)) -> None, told each action (e.g. a belief state)
             )->Episode:            # events 't:event:block', then 'success' or 'timeout'; success = ever succeeded
     "Run `policy` for exactly `steps` steps, recording frames, states, actions and the env's per-step events."
-    frames, states, actions, events, ok = [obs['image']], [obs['state']], [], [], False
+    frames, states, actions, events, ok, now = [obs['image']], [obs['state']], [], [], False, False
     for t in range(steps):
         a = np.asarray(policy(env), np.float32); actions.append(a)
         if act is not None: act(a)
         obs, _, _, _, info = env.step(a)
-        events += [f'{t}:{e}' for e in info['events']]; ok = ok or bool(info['success'])
+        events += [f'{t}:{e}' for e in info['events']]
+        if now and not info['success']: events.append(f'{t}:undone')              # the task came undone
+        elif ok and not now and info['success']: events.append(f'{t}:success')     # done again (the env reports only the first)
+        now = bool(info['success']); ok = ok or now
         frames.append(obs['image']); states.append(obs['state'])
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     pid = getattr(policy, 'policy_id', '') if policy_id is None else policy_id
@@ -81,6 +86,14 @@ def run_full(env:TabletopEnv,      # env already reset to its task
 def success_step(ep:Episode)->int|None: # step of the first success event, or None
     "When the attempt first succeeded (from its 't:success' event)."
     return next((t for t, n, _ in map(parse_event, ep.events) if n == 'success' and t is not None), None)
+
+def done_at(ep:Episode, f:int # frame index, 0 <= f < len(ep)
+           )->bool:           # whether the task is done in frame f
+    "Task state at frame f from the 't:success' / 't:undone' events (step t leads to frame t + 1)."
+    d = False
+    for t, n, _ in map(parse_event, ep.events):
+        if t is not None and t + 1 <= f and n in ('success', 'undone'): d = n == 'success'
+    return d
 
 # %% ../../nbs/33_play.judge.ipynb #e9359e81
 def collect_judge_data(n_play:int=300,       # reset-free play attempts (proposer + noisy executor)
@@ -125,19 +138,20 @@ def pick_frames(T:int, k:int)->np.ndarray: # (k,) int frame indices from 0 to T-
 @dataclass
 class JudgeConfig:
     "Architecture and input of the judge."
+    arch:str='keypoints'             # 'keypoints' (colour keypoints + MLP, the default) or 'cnn' (FiLM CNN on pixels)
     size:int=64                      # frame height = width, px
     n_frames:int=4                   # frames seen per episode (first, last and evenly in between)
-    widths:tuple=(32, 64, 64, 128)   # channels of the stride-2 conv blocks
+    widths:tuple=(16, 32, 64, 64)    # channels of the stride-2 conv blocks
     emb:int=64                       # instruction embedding size
     modes:tuple=MODES                # mode names of the mode head
     threshold:float=0.5              # success probability above which `Judge.__call__` says success
 
 class JudgeNet(nn.Module):
-    "FiLM-conditioned CNN: (B, 3K+3, H, W) frames + (B, 4) instruction indices -> success logit (B,), mode logits (B, M)."
+    "FiLM-conditioned CoordConv CNN: (B, 3K+3, H, W) frames + (B, 4) instruction indices -> success logit (B,), mode logits (B, M)."
     def __init__(self, cfg:JudgeConfig):
         super().__init__()
         self.emb = nn.ModuleList([nn.Embedding(n, cfg.emb) for n in (len(_FAMS), len(BLOCKS), len(BLOCKS) + 1, len(_DIRS) + 1)])
-        c, self.convs, self.films = 3 * cfg.n_frames + 3, nn.ModuleList(), nn.ModuleList()
+        c, self.convs, self.films = 3 * cfg.n_frames + 5, nn.ModuleList(), nn.ModuleList()
         for w in cfg.widths:
             self.convs.append(nn.Sequential(nn.Conv2d(c, w, 3, 2, 1), nn.GroupNorm(8, w), nn.SiLU(),
                                             nn.Conv2d(w, w, 3, 1, 1), nn.GroupNorm(8, w)))
@@ -145,6 +159,9 @@ class JudgeNet(nn.Module):
         self.head = nn.Sequential(nn.Linear(c + cfg.emb, 128), nn.SiLU(), nn.Linear(128, 1 + len(cfg.modes)))
     def forward(self, x, instr):
         e = sum(m(instr[:, i]) for i, m in enumerate(self.emb))            # (B, emb)
+        B, _, H, W = x.shape                                                # + 2 coordinate channels (CoordConv, Liu et al. 2018)
+        yy, xx = torch.meshgrid(torch.linspace(-1, 1, H), torch.linspace(-1, 1, W), indexing='ij')
+        x = torch.cat([x, torch.stack([yy, xx])[None].expand(B, 2, H, W)], 1)
         for conv, film in zip(self.convs, self.films):
             g, b = film(e)[:, :, None, None].chunk(2, 1)
             x = F.silu(conv(x) * (1 + g) + b)
@@ -163,19 +180,76 @@ def judge_input(frames:np.ndarray, # (B, T, H, W, 3) uint8
     return _stack(x.permute(0, 1, 4, 2, 3))
 
 # %% ../../nbs/33_play.judge.ipynb #a378e12e
+def colour_masks(f:np.ndarray # (N, H, W, 3) uint8 frames
+                )->dict:      # name -> (N, H, W) bool, for 'red', 'green', 'blue', 'bowl', 'plate', 'gripper'
+    "Pixel masks of the tabletop's objects by colour dominance (thresholds set on rendered frames)."
+    f = f.astype(np.int16); r, g, b = f[..., 0], f[..., 1], f[..., 2]
+    return dict(red=r - np.maximum(g, b) > 60, green=g - np.maximum(r, b) > 50, blue=b - np.maximum(r, g) > 60,
+                bowl=np.minimum(r, g) - b > 80, plate=f.min(-1) > 200, gripper=f.max(-1) < 70)
+
+N_KP = 6 * 6 + 8   # keypoint features per frame
+
+def frame_features(f:np.ndarray,   # (N, H, W, 3) uint8 frames of one episode, the first being its start
+                   task:Task       # the instruction's task
+                  )->np.ndarray:   # (N, N_KP) float32
+    "Per object (task block, base/other block, other block, bowl, plate, gripper): count, centroid, spread, top; then offsets."
+    N, H, W, _ = f.shape; m = colour_masks(f)
+    others = [task.base] + [o for o in BLOCKS if o not in (task.obj, task.base)] if task.base else [o for o in BLOCKS if o != task.obj]
+    yy, xx = np.mgrid[0:H, 0:W] / np.array([H, W])[:, None, None]
+    feats, cents = [], []
+    for k in [task.obj, *others, 'bowl', 'plate', 'gripper']:
+        mk = m[k].astype(np.float32); n = mk.sum((1, 2)); d = np.maximum(n, 1)
+        cy, cx = (mk * yy).sum((1, 2)) / d, (mk * xx).sum((1, 2)) / d
+        sy = np.sqrt(np.maximum((mk * yy**2).sum((1, 2)) / d - cy**2, 0)); sx = np.sqrt(np.maximum((mk * xx**2).sum((1, 2)) / d - cx**2, 0))
+        top = np.where(n > 0, np.where(mk.any(2), np.arange(H)[None], H).min(1) / H, 0)
+        feats.append(np.stack([n / 100, cy, cx, sy, sx, top], 1)); cents.append(np.stack([cy, cx], 1))
+    o, base, bowl, plate = cents[0], cents[1], cents[3], cents[4]
+    rel = np.concatenate([o - bowl, o - plate, o - base, o - o[:1]], 1)
+    return np.concatenate(feats + [rel], 1).astype(np.float32)
+
+def keypoint_input(frames:np.ndarray, # (B, T, H, W, 3) uint8
+                   instructions:list, # B instructions
+                   n_frames:int       # K frames picked per episode
+                  )->torch.Tensor:    # (B, K·N_KP + 11) float32
+    "The keypoint judge's input: features of K evenly picked frames (always the first and the last) + family and direction one-hot."
+    out = []
+    for fr, ins in zip(frames, instructions):
+        t, enc = parse_instruction(ins), encode_instruction(ins)
+        x = frame_features(fr[pick_frames(len(fr), n_frames)], t).ravel()
+        out.append(np.concatenate([x, np.eye(len(_FAMS))[enc[0]], np.eye(len(_DIRS) + 1)[enc[3]]]))
+    return torch.from_numpy(np.stack(out).astype(np.float32))
+
+class KeypointNet(nn.Module):
+    "MLP on standardised keypoint features -> success logit (B,), mode logits (B, M); `mu`, `sd` are set from the training data."
+    def __init__(self, cfg:JudgeConfig, hidden:int=128):
+        super().__init__(); d = cfg.n_frames * N_KP + len(_FAMS) + len(_DIRS) + 1
+        self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
+        self.mlp = nn.Sequential(nn.Linear(d, hidden), nn.SiLU(), nn.Dropout(0.2), nn.Linear(hidden, hidden), nn.SiLU(),
+                                 nn.Dropout(0.2), nn.Linear(hidden, 1 + len(cfg.modes)))
+    def forward(self, x, instr=None):
+        out = self.mlp((x - self.mu) / self.sd); return out[:, 0], out[:, 1:]
+
+# %% ../../nbs/33_play.judge.ipynb #c0e5d6d1
 class Judge:
     "Success and interaction-mode judge; `judge(frames, instruction) -> (B,) bool` as `WorldModelEnv(judge=...)` expects."
     def __init__(self, net:JudgeNet|None=None, cfg:JudgeConfig|None=None):
-        self.cfg = cfg or JudgeConfig(); self.net = (net or JudgeNet(self.cfg)).eval()
+        self.cfg = cfg or JudgeConfig(); self.net = (net or make_net(self.cfg)).eval()
     def _check(self, frames, instruction):
         f = np.asarray(frames); s = self.cfg.size
         if f.ndim != 5 or f.shape[2:] != (s, s, 3) or f.dtype != np.uint8:
             raise ValueError(f"frames must be (B, T, {s}, {s}, 3) uint8, got {f.shape} {f.dtype}")
         ins = [instruction] * len(f) if isinstance(instruction, str) else list(instruction)
         if len(ins) != len(f): raise ValueError(f"need one instruction or B = {len(f)} of them, got {len(ins)}")
-        return f, torch.from_numpy(np.stack([encode_instruction(i) for i in ins]))
+        return f, ins
+    def inputs(self, frames:np.ndarray, ins:list)->torch.Tensor: # the network's input for (B, T, H, W, 3) frames
+        return keypoint_input(frames, ins, self.cfg.n_frames) if self.cfg.arch == 'keypoints' else judge_input(frames, self.cfg.n_frames)
 
-# %% ../../nbs/33_play.judge.ipynb #fd5f1773
+def make_net(cfg:JudgeConfig)->nn.Module:
+    "The judge network of `cfg.arch`; ValueError for an unknown one."
+    if cfg.arch not in ('keypoints', 'cnn'): raise ValueError(f"unknown judge arch {cfg.arch!r}; expected 'keypoints' or 'cnn'")
+    return KeypointNet(cfg) if cfg.arch == 'keypoints' else JudgeNet(cfg)
+
+# %% ../../nbs/33_play.judge.ipynb #f336645c
 @torch.no_grad()
 def _predict(self:Judge, frames:np.ndarray, # (B, T, H, W, 3) uint8 (T >= 1): an episode so far
              instruction,                    # str, or B of them
@@ -185,7 +259,8 @@ def _predict(self:Judge, frames:np.ndarray, # (B, T, H, W, 3) uint8 (T >= 1): an
     f, ins = self._check(frames, instruction)
     ps, pm = [], []
     for i in range(0, len(f), batch_size):
-        s, m = self.net(judge_input(f[i:i+batch_size], self.cfg.n_frames), ins[i:i+batch_size])
+        e = torch.from_numpy(np.stack([encode_instruction(x) for x in ins[i:i+batch_size]]))
+        s, m = self.net(self.inputs(f[i:i+batch_size], ins[i:i+batch_size]), e)
         ps.append(torch.sigmoid(s)); pm.append(m.softmax(-1))
     ps, pm = torch.cat(ps).numpy(), torch.cat(pm).numpy()
     return dict(p_success=ps, mode=[self.cfg.modes[j] for j in pm.argmax(1)], mode_probs=pm)
@@ -204,6 +279,12 @@ def _save(self:Judge, path:str|Path # folder (created)
     with atomic_write(p/'config.json', 'w') as fh: json.dump(asdict(self.cfg), fh, indent=1)
     return p
 
+def default_judge()->Path|None:
+    "The tabletop judge shipped in `data_samples/tabletop_judge` (None when the package is not installed from a checkout)."
+    import playworld
+    p = Path(playworld.__file__).resolve().parent.parent/'data_samples'/'tabletop_judge'
+    return p if (p/'config.json').exists() else None
+
 def load_judge(path:str|Path # folder written by `Judge.save`
               )->Judge:
     "Load a judge; FileNotFoundError naming the missing file."
@@ -212,7 +293,7 @@ def load_judge(path:str|Path # folder written by `Judge.save`
         if not (p/n).exists(): raise FileNotFoundError(f"no judge checkpoint at {p}: {n} missing (train one with train_judge)")
     d = json.loads((p/'config.json').read_text())
     cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes'])})
-    net = JudgeNet(cfg); net.load_state_dict(load_file(str(p/'model.safetensors')))
+    net = make_net(cfg); net.load_state_dict(load_file(str(p/'model.safetensors')))
     return Judge(net, cfg)
 Judge.save = _save
 
@@ -229,15 +310,20 @@ def _gauss_blur(x:torch.Tensor, # (N, 3, H, W) float
     return y.reshape(N, C, H, W)
 
 def _labels(ep:Episode, f:int)->tuple:  # (success as of frame f, mode as of frame f)
-    ss = success_step(ep)
-    ok = (ss is not None and ss + 1 <= f) if ss is not None or f < len(ep) - 1 else bool(ep.success)
+    ok = done_at(ep, f) if _prefixable(ep) else bool(ep.success)
     return ok, interaction_mode(ep.events, ok, ep.instruction, until=f - 1)
 
 def _prefixable(ep:Episode)->bool: # every event has a step (else only whole episodes are labelled)
     return all(parse_event(e)[0] is not None for e in ep.events if e not in ('success', 'timeout'))
 
 # %% ../../nbs/33_play.judge.ipynb #9a8482f2
-def _batch(eps, idx, fs, K, blur_p, rng):
+def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn', cache=None):
+    if arch == 'keypoints':                                                  # per-frame features computed once per episode
+        for i in idx:
+            if i not in cache: cache[i] = frame_features(eps[i].frames, parse_instruction(eps[i].instruction))
+        x = np.stack([cache[i][pick_frames(f + 1, K)].ravel() for i, f in zip(idx, fs)])
+        enc = np.stack([encode_instruction(eps[i].instruction) for i in idx])
+        return torch.from_numpy(np.concatenate([x, np.eye(len(_FAMS))[enc[:, 0]], np.eye(len(_DIRS) + 1)[enc[:, 3]]], 1).astype(np.float32))
     x = np.stack([eps[i].frames[pick_frames(f + 1, K)] for i, f in zip(idx, fs)])       # (B, K, H, W, 3)
     x = torch.from_numpy(x).float().permute(0, 1, 4, 2, 3) / 127.5 - 1                  # (B, K, 3, H, W)
     if blur_p > 0:
@@ -257,9 +343,11 @@ def evaluate_judge(judge:Judge, episodes:list # whole episodes with simulator la
     "Held-out accuracy of a judge on whole episodes: success (plain and balanced) and interaction mode."
     from playworld.eval.metrics import mode_precision_recall
     true = [_labels(e, len(e) - 1) for e in episodes]
-    ps, ms = [], []
-    for e in episodes:
-        o = judge.predict(e.frames[None], e.instruction); ps.append(o['p_success'][0]); ms.append(o['mode'][0])
+    ps, ms = np.zeros(len(episodes)), [None] * len(episodes)
+    for T in sorted({len(e) for e in episodes}):                            # batch episodes of equal length
+        ix = [i for i, e in enumerate(episodes) if len(e) == T]
+        o = judge.predict(np.stack([episodes[i].frames for i in ix]), [episodes[i].instruction for i in ix])
+        for k, i in enumerate(ix): ps[i], ms[i] = o['p_success'][k], o['mode'][k]
     ys, yp = np.array([t[0] for t in true]), np.array(ps) > judge.cfg.threshold
     tpr = (yp & ys).sum() / max(ys.sum(), 1); tnr = (~yp & ~ys).sum() / max((~ys).sum(), 1)
     return dict(n=len(episodes), success_rate=float(ys.mean()), success_acc=float((yp == ys).mean()),
@@ -269,14 +357,15 @@ def evaluate_judge(judge:Judge, episodes:list # whole episodes with simulator la
 # %% ../../nbs/33_play.judge.ipynb #e043e45a
 def train_judge(data,                  # an `EpisodeStore`, its folder, or a list of `Episode` (same frame size)
                 cfg:JudgeConfig|None=None, # architecture (size from the data)
-                epochs:int=30,         # passes over the training episodes
+                epochs:int=60,         # passes over the training episodes
                 batch_size:int=64,
-                lr:float=2e-3,         # AdamW peak learning rate (cosine decay)
+                lr:float=3e-3,         # AdamW peak learning rate (cosine decay)
                 val_frac:float=0.2,    # held-out fraction of episodes
                 prefix_p:float=0.5,    # chance a sample is cut at a random frame
                 blur_p:float=0.5,      # chance the frames after the first are blurred
                 seed:int=0,
-                progress:bool=True
+                progress:bool=True,
+                log_every:int=0        # print the mean loss every this many epochs (0: never)
                )->tuple:               # (Judge, report dict: held-out metrics of `evaluate_judge`, train sizes, seconds)
     "Train the CNN judge on episodes with simulator labels; report held-out accuracy (episode-level split)."
     import time
@@ -288,22 +377,29 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     cfg = cfg or JudgeConfig(); cfg.size = eps[0].frames.shape[1]
     seed_everything(seed); rng, t0 = np.random.default_rng(seed), time.time()
     train, val = split_episodes(eps, val_frac, seed)
-    net, K = JudgeNet(cfg), cfg.n_frames
+    net, K = make_net(cfg), cfg.n_frames
+    cache = {}
+    if cfg.arch == 'keypoints':                                                # feature standardisation from the training episodes
+        x = _batch(train, np.arange(len(train)), [len(e) - 1 for e in train], K, 0, rng, 'keypoints', cache)
+        net.mu.copy_(x.mean(0)); net.sd.copy_(x.std(0) + 1e-3)
     ins = torch.from_numpy(np.stack([encode_instruction(e.instruction) for e in train]))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * int(np.ceil(len(train) / batch_size)); sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
-    modes = list(cfg.modes); net.train()
+    modes, hist = list(cfg.modes), []; net.train()
     for ep_i in tqdm(range(epochs), disable=not progress, desc='judge'):
+        tot = []
         for b in np.array_split(rng.permutation(len(train)), int(np.ceil(len(train) / batch_size))):
             fs = [int(rng.integers(min(4, len(train[i]) - 1), len(train[i]))) if rng.random() < prefix_p and _prefixable(train[i])
                   else len(train[i]) - 1 for i in b]
             lab = [_labels(train[i], f) for i, f in zip(b, fs)]
-            s, m = net(_batch(train, b, fs, K, blur_p, rng), ins[b])
+            s, m = net(_batch(train, b, fs, K, blur_p, rng, cfg.arch, cache), ins[b])
             loss = F.binary_cross_entropy_with_logits(s, torch.tensor([float(l[0]) for l in lab])) + \
                    F.cross_entropy(m, torch.tensor([modes.index(l[1]) for l in lab]))
-            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step(); tot.append(loss.item())
+        hist.append(round(float(np.mean(tot)), 4))
+        if log_every and (ep_i + 1) % log_every == 0: print(f"epoch {ep_i + 1}: loss {hist[-1]:.4f}", flush=True)
     judge = Judge(net.eval(), cfg)
-    rep = dict(evaluate_judge(judge, val), n_train=len(train), n_val=len(val), epochs=epochs, seconds=round(time.time() - t0, 1),
+    rep = dict(evaluate_judge(judge, val), n_train=len(train), n_val=len(val), epochs=epochs, loss=hist, seconds=round(time.time() - t0, 1),
                train_success_acc=evaluate_judge(judge, train[:len(val)])['success_acc'])
     return judge, rep
 
