@@ -1,0 +1,1 @@
+"""Reinforcement learning inside the world model: a diffusion policy, GRPO and DSRL."""
