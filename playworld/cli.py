@@ -103,7 +103,8 @@ PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
            ('playworld.ui.teleop', 'add_bench_teleop_parser', 'bench'),
            ('playworld.eval.coverage', 'add_coverage_parser', 'evaluate'),
            ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate'),
-           ('playworld.eval.policy', 'add_evaluate_parser', 'top')]   # adds `policy` to the `evaluate` group
+           ('playworld.eval.policy', 'add_evaluate_parser', 'top'),   # adds `policy` to the `evaluate` group
+           ('playworld.rl.run', 'add_rl_parser', 'top')]
 
 def _add_plugins(sub, bench_sub):
     import importlib
