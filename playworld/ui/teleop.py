@@ -24,7 +24,7 @@ for _k, _v in dict(HF_HUB_OFFLINE='1', HF_HUB_DISABLE_TELEMETRY='1').items(): os
 
 # %% auto #0
 __all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DIRS', 'safe_path', 'command_action', 'on_sim_thread',
-           'TeleopSession', 'build_app', 'launch', 'add_teleop_parser', 'load_clients', 'bench_teleop',
+           'PadMap', 'TeleopSession', 'build_app', 'launch', 'add_teleop_parser', 'load_clients', 'bench_teleop',
            'add_bench_teleop_parser']
 
 # %% ../../nbs/71_ui.teleop.ipynb #ed5d55b0
@@ -70,6 +70,30 @@ def on_sim_thread(fn, *args, **kw):
 # %% ../../nbs/71_ui.teleop.ipynb #726e0e46
 HOLD_OPEN = np.array([0, 0, 0, -1], np.float32)   # stay still, gripper open
 
+class PadMap:
+    "The pad's [dx, dy, dz, grip] in [-1, 1] as a model's action: as is for 4-d (tabletop) models; other robots from a store's action statistics."
+    def __init__(self, action_dim:int,          # A, the model's action dimension
+                 actions:np.ndarray|None=None): # (N, A) actions of the robot's data (needed when A != 4)
+        self.action_dim = int(action_dim)
+        if self.action_dim == 4: self.scale, self.grip = None, (-1., 1.); return
+        a = None if actions is None else np.asarray(actions, np.float32)
+        if a is None or a.ndim != 2 or a.shape[1] != self.action_dim or len(a) < 2:
+            raise ValueError(f"a {self.action_dim}-d model needs its robot's actions to scale the pad (pass a store of its "
+                             f"episodes, e.g. --heldout runs/quick/data/bridge); got {None if a is None else a.shape}")
+        # translation dims first, gripper last (Bridge V2, LeRobot EE-delta convention); one pad step = one std of the data
+        self.scale, self.grip = a[:, :3].std(0), (float(a[:, -1].min()), float(a[:, -1].max()))
+    @classmethod
+    def from_store(cls, action_dim:int, root:str|Path|None): # a store of the robot's episodes (None when A == 4)
+        "PadMap scaled by the actions of the store at `root` (read from its data parquet files)."
+        if int(action_dim) == 4 or root is None: return cls(action_dim)
+        return cls(action_dim, np.concatenate([e.actions for e in EpisodeStore(root).load_all()]))
+    def __call__(self, a:np.ndarray # (4,) pad action [dx, dy, dz, grip]
+                )->np.ndarray:      # (A,) float32 the model's action
+        if self.scale is None: return np.asarray(a, np.float32)
+        out = np.zeros(self.action_dim, np.float32); out[:3] = np.asarray(a[:3]) * self.scale
+        out[-1] = self.grip[1] if a[3] > 0 else self.grip[0]   # grip > 0 closes: the larger end of the data's gripper range
+        return out
+
 class TeleopSession:
     "One person's imagined robot: a `WorldModelEnv`, optionally the real `TabletopEnv` beside it, undo, save."
     def __init__(self, model:ActionVideoDenoiser, # world model (shared read-only between sessions)
@@ -82,6 +106,7 @@ class TeleopSession:
         self.wm = WorldModelEnv(model, max_steps=10**9, seed=seed)
         self.n_ctx, self.size, self.fps = self.wm.n_ctx, self.wm.size, self.wm.fps
         self.real, self.source, self.latency_ms = None, None, []
+        self.pad = PadMap.from_store(self.wm.action_dim, heldout)   # pad -> the model's action (identity for 4-d)
 
 def _start(self:TeleopSession, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
            episode:int=0,       # episode index for 'episode'
@@ -91,8 +116,9 @@ def _start(self:TeleopSession, source:str='scene', # 'scene' (tabletop reset), '
            store:str='',        # for 'episode': a store inside the data folder ('' : the held-out episodes)
           )->TeleopSession:
     "(Re)start from real context frames; ValueError/FileNotFoundError/IndexError naming the bad input."
-    n, S = self.n_ctx, self.size; past = np.tile(HOLD_OPEN, (n - 1, 1))
+    n, S = self.n_ctx, self.size; past = np.tile(self.pad(HOLD_OPEN), (n - 1, 1))
     if source == 'scene':
+        if self.wm.action_dim != 4: raise ValueError(f"the 'scene' start is the tabletop (4-d actions); this model takes {self.wm.action_dim}-d actions: start from an episode or an image")
         def make():
             env = TabletopEnv(size=S, seed=int(seed), max_steps=10**9)
             obs, info = env.reset(seed=int(seed), options={'instruction': instruction} if instruction else None)
@@ -141,8 +167,8 @@ def _step(self:TeleopSession, cmd:str, # one of `COMMANDS`
     if cmd == 'grip': self.grip = not self.grip
     a = command_action(cmd, self.grip, speed)
     if cmd != 'grip': self.last_cmd = cmd
-    obs, *_ = self.wm.step(a)
-    self.history.append(snap); self.frames.append(obs['image']); self.actions.append(a)   # history: a deque, max_undo deep
+    obs, *_ = self.wm.step(self.pad(a))
+    self.history.append(snap); self.frames.append(obs['image']); self.actions.append(self.pad(a))   # history: a deque, max_undo deep
     if self.real is not None:
         o, _, _, _, info = on_sim_thread(self.real.step, a)
         self.real_frames.append(o['image']); self.real_events.append(info['events'])
@@ -206,7 +232,7 @@ def _episode(self:TeleopSession)->Episode:
     "The imagined episode so far (source 'imagined', policy 'teleop')."
     try: fam = parse_instruction(self.instruction).family if self.instruction else ''
     except ValueError: fam = ''
-    acts = np.stack(self.actions + [np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32)])
+    acts = np.stack(self.actions + [self.pad(np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32))])
     return Episode(np.stack(self.frames), acts, instruction=self.instruction, task=fam, source='imagined',
                    policy_id='teleop', fps=self.fps)
 
