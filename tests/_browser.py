@@ -29,3 +29,16 @@ def chromium(window:str='1280,1000', logs:tuple=('performance',)):
     d.set_script_timeout(60)
     try: yield d
     finally: d.quit(); shutil.rmtree(prof, ignore_errors=True)
+
+
+def offloop_hosts(d)->set:
+    "Hosts other than the loopback that the page sent requests to (from Chromium's performance log)."
+    import json
+    from urllib.parse import urlparse
+    hosts = set()
+    for e in d.get_log('performance'):
+        m = json.loads(e['message'])['message']
+        if m.get('method') == 'Network.requestWillBeSent':
+            u = urlparse(m['params']['request']['url'])
+            if u.scheme in ('http', 'https', 'ws', 'wss'): hosts.add(u.hostname)
+    return hosts - {'127.0.0.1', 'localhost'}

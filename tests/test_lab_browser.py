@@ -6,13 +6,12 @@ the page nor by the server and its kernel (tests/netguard refuses and logs such 
 Screenshot: test-artifacts/lab_scrubber.png. The user's Jupyter settings are untouched (temp config/data/runtime dirs)."""
 import os, json, shutil, socket, subprocess, tempfile, time, secrets
 from pathlib import Path
-from urllib.parse import urlparse
 from urllib.request import urlopen
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ART = ROOT/'test-artifacts'
-from _browser import needs_chromium, free_port, chromium
+from _browser import needs_chromium, free_port, chromium, offloop_hosts
 pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('jupyterlab', reason='jupyterlab is not installed (pip install jupyterlab; `make setup` installs it)')
@@ -124,13 +123,7 @@ def test_scrubber_in_lab(lab, browser):
     time.sleep(0.5)
     d.save_screenshot(str(ART/'lab_scrubber.png'))
     # the page (JupyterLab and the widgets) made no request off the loopback
-    hosts = set()
-    for e in d.get_log('performance'):
-        m = json.loads(e['message'])['message']
-        if m.get('method') == 'Network.requestWillBeSent':
-            u = urlparse(m['params']['request']['url'])
-            if u.scheme in ('http', 'https', 'ws', 'wss'): hosts.add(u.hostname)
-    assert hosts <= {'127.0.0.1', 'localhost'}, f"requests off the loopback: {hosts - {'127.0.0.1', 'localhost'}}"
+    assert not (off := offloop_hosts(d)), f"requests off the loopback: {off}"
     netlog = lab['netlog'].read_text() if lab['netlog'].exists() else ''
     assert not netlog, f"the lab server or its kernel tried to reach the network:\n{netlog}"
     errs = [e['message'] for e in d.get_log('browser') if e['level'] == 'SEVERE' and 'favicon' not in e['message']]

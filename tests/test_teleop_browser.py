@@ -3,11 +3,10 @@ page, press a pad button and the gripper key, see the frame change, save; latenc
 shown, measured in the page) into test-artifacts/teleop_latency.json; a screenshot in test-artifacts/teleop.png."""
 import os, re, json, shutil, socket, statistics, tempfile, time
 from pathlib import Path
-from urllib.parse import urlparse
 import pytest
 
 os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'
-from _browser import needs_chromium, free_port, chromium
+from _browser import needs_chromium, free_port, chromium, offloop_hosts
 pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('gradio', reason='gradio is not installed')
@@ -93,13 +92,7 @@ def test_teleop_in_chromium(served, browser):
     ART.mkdir(exist_ok=True)
     d.save_screenshot(str(ART/'teleop.png'))
     # the page made no request off the loopback
-    hosts = set()
-    for e in d.get_log('performance'):
-        m = json.loads(e['message'])['message']
-        if m.get('method') == 'Network.requestWillBeSent':
-            u = urlparse(m['params']['request']['url'])
-            if u.scheme in ('http', 'https', 'ws', 'wss'): hosts.add(u.hostname)
-    assert hosts <= {'127.0.0.1', 'localhost'}, f"requests off the loopback: {hosts - {'127.0.0.1', 'localhost'}}"
+    assert not (off := offloop_hosts(d)), f"requests off the loopback: {off}"
     res = dict(median_ms=statistics.median(lat), p90_ms=sorted(lat)[int(0.9 * (len(lat) - 1))], steps_ms=lat, n=len(lat),
                first_step_ms=ms, size=64, what='pad click -> new imagined frame loaded in the page (headless Chromium, loopback)',
                load_average=list(os.getloadavg()), cpu_count=os.cpu_count(), torch_threads=__import__('torch').get_num_threads(), time=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
