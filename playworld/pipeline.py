@@ -16,23 +16,43 @@ __all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'stage_plan', 'StageFailed',
 
 # %% ../nbs/90_pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
+_QUICK_TRAIN = dict(tabletop=dict(steps=1100, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.12, max_seconds=540, init_from='shipped'),
+                    bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150))
 PROFILES = {
-    # every stage at toy size, < 1 min on 2 cores: what the tests run
+    # every stage at toy size, ~2 min on 2 cores: what the tests run
     'smoke': dict(
-        collect=dict(play_episodes=6, demo_episodes=1, max_steps=30, bridge_episodes=4),
+        collect=dict(play_episodes=6, demo_episodes=3, max_steps=30, bridge_episodes=4),
         train=dict(tabletop=dict(steps=4, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.34),
                    bridge=dict(steps=4, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.25)),
-        evaluate=dict(n_steps=1, stride=16, **_TT)),
+        evaluate=dict(n_steps=1, stride=16, **_TT),
+        study=dict(budgets=[40], train=dict(steps=3, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.34),
+                   evaluate=dict(n_episodes=1, steps=10, n_resamples=100))),
     # the README's main job, ~15 min on 2 cores
     'quick': dict(
         collect=dict(play_episodes=260, demo_episodes=20, max_steps=60, bridge_episodes=8),
         # tabletop fine-tunes the shipped checkpoint (data_samples/tabletop_wm, trained on play data of other seeds) when present
-        train=dict(tabletop=dict(steps=1100, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.12, max_seconds=540, init_from='shipped'),
-                   bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150)),
+        train=_QUICK_TRAIN,
         evaluate=dict(n_steps=1, stride=16, **_TT)),
+    # quick + the PlayWorld study (demo / play / mixed at 3 frame budgets, 9 world models from scratch) + policy
+    # evaluation: ~1.5 h on 2 cores (each study model: 1,200 steps, ~5.5 min; no time limit, so every model gets the same steps)
+    'standard': dict(
+        collect=dict(play_episodes=300, demo_episodes=420, max_steps=60, bridge_episodes=8),
+        train=_QUICK_TRAIN,
+        evaluate=dict(n_steps=1, stride=16, **_TT),
+        study=dict(budgets=[3000, 6000, 12000],
+                   train=dict(steps=1200, batch_size=16, block_out_channels=[16, 32, 64, 64], n_ctx=4, val_frac=0.05),
+                   evaluate=dict(n_episodes=10, steps=60))),
+    # the same study scaled up for a GPU machine: larger sets, the full-size model trained longer, 30 episodes a policy
+    'full': dict(
+        collect=dict(play_episodes=2600, demo_episodes=3600, max_steps=60, bridge_episodes=8),
+        train=dict(tabletop=dict(_QUICK_TRAIN['tabletop'], steps=20000, max_seconds=0), bridge=dict(_QUICK_TRAIN['bridge'], steps=4000, max_seconds=0)),
+        evaluate=dict(n_steps=1, stride=8, **_TT),
+        study=dict(budgets=[12000, 48000, 120000],
+                   train=dict(steps=20000, batch_size=32, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.05),
+                   evaluate=dict(n_episodes=30, steps=60))),
 }
 DATASETS = ('tabletop', 'bridge')
-DISK_NEEDS_MB = dict(smoke=50, quick=400)   # free space a run needs, MiB (measured: quick 136 MiB)
+DISK_NEEDS_MB = dict(smoke=50, quick=400, standard=1000, full=8000)   # free space a run needs, MiB (measured: quick 136 MiB)
 
 # %% ../nbs/90_pipeline.ipynb #9f8ca54f
 def stage_plan(profile:str # a key of `PROFILES`
@@ -43,6 +63,12 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan = [('collect', '10_collect.ipynb', p['collect'])]
     plan += [(f'train-{d}', '20_train.ipynb', dict(dataset=d, **p['train'][d])) for d in DATASETS]
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
+    if (st := p.get('study')):   # the PlayWorld study: its training sets, one world model each, then every model evaluated
+        from playworld.eval.study import MIXTURES, study_name
+        plan += [('study-data', '35_study_data.ipynb', dict(budgets=st['budgets']))]
+        plan += [(f'train-study_{study_name(m, b)}', '20_train.ipynb', dict(dataset=f'study_{study_name(m, b)}', data_dir=f'study/data/{study_name(m, b)}', **st['train']))
+                 for b in st['budgets'] for m in MIXTURES]
+        plan += [('study-evaluate', '40_study_evaluate.ipynb', st['evaluate'])]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan
 

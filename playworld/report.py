@@ -22,7 +22,10 @@ def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json wr
     out = Path(out); m = dict(profile=profile, created=time.strftime('%Y-%m-%dT%H:%M:%S'))
     files = sorted((out/'metrics').glob('*.json'))
     if not files: raise FileNotFoundError(f"no per-dataset metrics in {out/'metrics'}: run the evaluate stage first")
-    for f in files: m[f.stem] = json.loads(f.read_text())
+    for f in sorted(files, key=lambda f: (f.stem.count('.'), f.stem)):   # a dataset's own file before the results nested in it
+        *path, last = f.stem.split('.'); d = m
+        for k in path: d = d.setdefault(k, {})
+        d[last] = json.loads(f.read_text())
     if (out/'stages'/'collect.json').exists():
         for d, v in json.loads((out/'stages'/'collect.json').read_text()).items():
             if d in m: m[d]['collect'] = v
@@ -68,6 +71,46 @@ def _loss_figure(out:Path, datasets:list)->str:
     return fig.to_html(full_html=False, include_plotlyjs=True)
 
 # %% ../nbs/91_report.ipynb #f0862199
+def _ci(v:float, ci)->str: return f'{v:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]'
+
+def _evaluation_sections(t:dict, # metrics['tabletop']
+                         out:Path # run folder (for the rollout strip)
+                        )->list: # HTML parts (empty when the run has no policy evaluation / study)
+    "Policy evaluation, failure prediction and the demo/play/mixed study: tables and plotly figures (plotly.js already on the page)."
+    from playworld.eval.policy import scatter_figure
+    from playworld.eval.study import scaling_figure, scatter_grid, mode_figure
+    fig = lambda f: f.to_html(full_html=False, include_plotlyjs=False)
+    parts = []
+    if (pe := t.get('policy_eval')):
+        rows = ''.join(f"<tr><td>{q['policy']}</td><td>{_ci(q['real'], q['real_ci'])}</td><td>{_ci(q['wm'], q['wm_ci'])}</td></tr>" for q in pe['per_policy'])
+        parts.append(f"<h2>tabletop: policy evaluation in the world model</h2><p>{len(pe['per_policy'])} graded policies × {pe['n_episodes']} "
+                     f"episodes from the same scenes, real tabletop vs the run's world model (success decided by the judge). "
+                     f"Pearson r <b>{_ci(pe['pearson'], pe['pearson_ci'])}</b>, Spearman ρ {_ci(pe['spearman'], pe['spearman_ci'])}, "
+                     f"MMRV <b>{_ci(pe['mmrv'], pe['mmrv_ci'])}</b> (95 % bootstrap over episodes). The judge on the real frames: "
+                     f"r {pe['judge_on_real']['pearson']:.2f}, MMRV {pe['judge_on_real']['mmrv']:.2f}.</p>"
+                     f"<table><tr><th>policy</th><th>real success [95 % CI]</th><th>world-model success</th></tr>{rows}</table>" + fig(scatter_figure(pe)))
+    if (fl := t.get('failure')):
+        pr = ''.join(f"<tr><td>{k}</td><td>{v['precision']:.2f}</td><td>{v['recall']:.2f}</td><td>{v['support']}</td></tr>"
+                     for k, v in fl['mode_precision_recall'].items())
+        parts.append(f"<h2>tabletop: failure prediction</h2><p>Interaction modes of the same rollouts, real vs imagined: total variation "
+                     f"distance <b>{fl['tv_distance']:.3f}</b>.</p><table><tr><th>mode</th><th>precision</th><th>recall</th><th>support (real)</th></tr>{pr}</table>")
+    if (st := t.get('study')):
+        rows = ''.join(f"<tr><td>{m}</td><td>{v['frames']}</td><td>{_ci(v['pearson'], v['pearson_ci'])}</td><td>{_ci(v['spearman'], v['spearman_ci'])}</td>"
+                       f"<td>{_ci(v['mmrv'], v['mmrv_ci'])}</td><td>{v['tv_distance']:.3f}</td><td>{v['replay']['psnr'].get('16', float('nan')):.2f}</td>"
+                       f"<td>{v['replay']['psnr_copy_last'].get('16', float('nan')):.2f}</td></tr>" for m, v in st.items())
+        cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{v['scaling'][-1]['coverage'].get(k, float('nan')):.2f}</td>" for k in
+                      ('success_rate', 'any_failure_frac', 'region_cells', 'contact_cells', 'n_instructions')) + '</tr>' for m, v in st.items())
+        parts.append("<h2>The PlayWorld study: demo vs play vs mixed training data</h2><p>One world model per mixture and frame budget, trained "
+                     "from scratch with the same settings; all evaluated on the same real rollouts of the graded policies (fresh scenes: "
+                     "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>frames</th><th>Pearson r</th>"
+                     f"<th>Spearman ρ</th><th>MMRV</th><th>mode TV</th><th>PSNR@16</th><th>copy-last PSNR@16</th></tr>{rows}</table>"
+                     "<h3>Scaling with data size</h3>" + fig(scaling_figure(st)) + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
+                     "main model's and each study model's imagined rollout (every 4th frame, same actions, same start).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
+                     "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
+                     f"<th>success rate</th><th>episodes with a failure</th><th>hand cells</th><th>contact cells</th><th>instructions</th></tr>{cov}</table>")
+    return parts
+
+# %% ../nbs/91_report.ipynb #231438a5
 def write_report(out:str|Path, # run folder DIR
                  metrics:dict  # from `build_metrics`
                 )->Path:       # DIR/report.html
@@ -92,6 +135,7 @@ def write_report(out:str|Path, # run folder DIR
                      'the same model under shuffled actions (first frame = last context frame).</p>' + _img(out/'figures'/f'{d}_replay_strip.png'))
         for t, rt in sorted(r.get('per_task', {}).items()):
             if len(r['per_task']) > 1: parts.append(f'<h3>{d} / {html.escape(t)}</h3>{_table(rt)}')
+    parts += _evaluation_sections(metrics.get('tabletop', {}), out)
     parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
     st = metrics.get('stage_seconds', {})
     parts.append('<h2>Stages</h2><table><tr><th>stage</th><th>seconds</th><th>executed notebook</th></tr>' + ''.join(

@@ -20,8 +20,8 @@ from ..play.judge import MODES, run_full, interaction_mode, load_judge, default_
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall
 
 # %% auto #0
-__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'evaluate_policies', 'scatter_figure',
-           'write_results', 'add_evaluate_parser']
+__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'real_rollouts', 'evaluate_models',
+           'evaluate_policies', 'scatter_figure', 'write_results', 'add_evaluate_parser']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -141,6 +141,61 @@ def judge_rollouts(judge,                # `Judge` (anything with `predict(frame
     return dict(success=ok, p_success=ps.max(0), mode=mode)
 
 # %% ../../nbs/52_eval.policy.ipynb #0b628cee
+def real_rollouts(policies:list,        # policy ids of `GRADED`
+                  n_episodes:int=10,    # episodes per policy
+                  steps:int=60,         # steps per episode
+                  seed:int=10_000,      # first scene seed
+                  size:int=64,          # frame size, px (the world models')
+                  progress:bool=True
+                 )->tuple:              # (real Episodes, policy by policy; their twin (policy, belief) pairs, not yet stepped)
+    "Run every graded policy on the same `eval_scenes`; ValueError for an unknown policy id, < 2 policies or n_episodes < 1."
+    if (bad := [p for p in policies if p not in GRADED]): raise ValueError(f"unknown policy ids {bad}; expected some of {list(GRADED)}")
+    if len(policies) < 2: raise ValueError(f"need at least 2 policies to correlate, got {policies}")
+    if n_episodes < 1: raise ValueError(f"n_episodes must be >= 1, got {n_episodes}")
+    scenes, real, twins = eval_scenes(n_episodes, seed), [], []
+    for p in tqdm(policies, disable=not progress, desc='real'):
+        e, tw = run_real(p, scenes, steps, size); real += e; twins += tw
+    return real, twins
+
+def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all of one frame size
+                    judge,                 # `Judge` (or any object with `predict(frames, instructions)` -> p_success, mode)
+                    policies=None,         # policy ids of `GRADED` (default: all)
+                    n_episodes:int=10,     # episodes per policy
+                    steps:int=60,          # steps per episode
+                    seed:int=10_000,       # first scene seed
+                    batch_size:int=32,     # imagined rollouts at once
+                    n_resamples:int=2000,  # bootstrap resamples
+                    stride:int=4,          # judge every stride-th frame of a rollout
+                    progress:bool=True,
+                    keep_episodes:bool=False # also return the real and imagined Episodes under 'real' / 'imagined'
+                   )->dict:                # name -> `evaluate_policies` result (the real rollouts are shared)
+    "Several world models on the *same* real rollouts (run once); each imagines them from the same context with fresh twin policies."
+    import copy
+    if not models: raise ValueError("no world models to evaluate")
+    sizes = {k: m.config.size for k, m in models.items()}
+    if len(set(sizes.values())) != 1: raise ValueError(f"all world models must share one frame size, got {sizes}")
+    policies = list(GRADED) if policies is None else list(policies)
+    t0 = time.time()
+    real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress)
+    t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(policies), n_episodes
+    ys = np.array([e.success for e in real]).reshape(P, N)
+    real_modes = [interaction_mode(e.events, e.success, e.instruction) for e in real]
+    out, prs = {}, {}
+    for name, wm in models.items():
+        t1 = time.time()
+        imag = run_imagined(wm, real, copy.deepcopy(twins), steps, batch_size, seed, progress)
+        t2, n = time.time(), wm.config.n_ctx
+        pj = judge_rollouts(judge, np.stack([e.frames for e in imag]), ins, stride, n)
+        if n not in prs: prs[n] = judge_rollouts(judge, np.stack([e.frames for e in real]), ins, stride, n)   # the judge on the real frames
+        pr = prs[n]
+        yi, yr = pj['success'].reshape(P, N), pr['success'].reshape(P, N)
+        match = np.array([np.allclose(a.actions[:-1], b.actions[:-1]) for a, b in zip(real, imag)]).reshape(P, N)
+        out[name] = _summary(policies, ys, yi, yr, real_modes, list(pj['mode']), list(pr['mode']), match, n_resamples,
+                             dict(real_s=round(t_real, 1), imagined_s=round(t2 - t1, 1), judge_s=round(time.time() - t2, 1),
+                                  imagined_frames=int(len(imag) * (steps - n + 1))))
+        if keep_episodes: out[name].update(real=real, imagined=imag)
+    return out
+
 def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load_world_model(default_checkpoint())`)
                       judge,                 # `Judge` (or any object with `predict(frames, instructions)` -> p_success, mode)
                       policies=None,         # policy ids of `GRADED` (default: all)
@@ -153,33 +208,13 @@ def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load
                       progress:bool=True
                      )->dict:                # per_policy rows, pearson(_ci), spearman(_ci), mmrv(_ci), tv_distance, modes, timing
     "Real vs world-model success rates and failure modes of graded policies from the same scenes (see the protocol above)."
-    policies = list(GRADED) if policies is None else list(policies)
-    if (bad := [p for p in policies if p not in GRADED]): raise ValueError(f"unknown policy ids {bad}; expected some of {list(GRADED)}")
-    if len(policies) < 2: raise ValueError(f"need at least 2 policies to correlate, got {policies}")
-    scenes, t0 = eval_scenes(n_episodes, seed), time.time()
-    real, twins = [], []
-    for p in tqdm(policies, disable=not progress, desc='real'):
-        e, tw = run_real(p, scenes, steps, wm.config.size); real += e; twins += tw
-    t1 = time.time()
-    imag = run_imagined(wm, real, twins, steps, batch_size, seed, progress)
-    t2 = time.time()
-    ins, n = [e.instruction for e in real], wm.config.n_ctx
-    pj = judge_rollouts(judge, np.stack([e.frames for e in imag]), ins, stride, n)
-    pr = judge_rollouts(judge, np.stack([e.frames for e in real]), ins, stride, n)   # the judge on the real frames
-    P, N = len(policies), n_episodes
-    ys = np.array([e.success for e in real]).reshape(P, N)
-    yi, yr = pj['success'].reshape(P, N), pr['success'].reshape(P, N)
-    real_modes = [interaction_mode(e.events, e.success, e.instruction) for e in real]
-    match = np.array([np.allclose(a.actions[:-1], b.actions[:-1]) for a, b in zip(real, imag)]).reshape(P, N)
-    return _summary(policies, ys, yi, yr, real_modes, list(pj['mode']), list(pr['mode']), match, n_resamples,
-                    dict(real_s=round(t1 - t0, 1), imagined_s=round(t2 - t1, 1), judge_s=round(time.time() - t2, 1),
-                         imagined_frames=int(len(imag) * (steps - wm.config.n_ctx + 1))), real, imag)
+    return evaluate_models(dict(wm=wm), judge, policies, n_episodes, steps, seed, batch_size, n_resamples, stride, progress)['wm']
 
 # %% ../../nbs/52_eval.policy.ipynb #2b532372
 def _rates(y:np.ndarray)->list: # y (P, N) bool -> [(rate, low, high)] with Wilson 95 % intervals
     return [(float(r.mean()), *wilson(int(r.sum()), len(r))) for r in y]
 
-def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, match, n_resamples, timing, real=None, imag=None)->dict:
+def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, match, n_resamples, timing)->dict:
     P, N = ys.shape
     boot = policy_bootstrap(yi, ys, n_resamples=n_resamples)
     boot_j = policy_bootstrap(yr, ys, n_resamples=n_resamples)
