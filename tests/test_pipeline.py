@@ -47,6 +47,16 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
             assert all(v == v for v in got.values())   # no NaN
         assert m[d]['episodes'] > 0 and m[d]['train_steps'] > 0 and m[d]['train_seconds'] > 0
     assert m['bridge']['episodes'] == 4          # the smoke profile imports 4 of the 8 Bridge episodes
+    # the issue's keys: policy evaluation, failure prediction and the study per mixture (smoke: 1 episode/policy, so
+    # the correlations may be nan for constant rates; the keys and the intervals' shape are what is checked here)
+    t = m['tabletop']
+    for sec in [t['policy_eval']] + [t['study'][x] for x in ('demo', 'play', 'mixed')]:
+        for k in ('pearson', 'spearman', 'mmrv'):
+            assert isinstance(sec[k], float) and len(sec[f'{k}_ci']) == 2, (k, sec.get(k), sec.get(f'{k}_ci'))
+        assert 0 <= sec['mmrv'] <= 1
+    assert 0 <= t['failure']['tv_distance'] <= 1 and all(0 <= t['study'][x]['tv_distance'] <= 1 for x in t['study'])
+    assert [r['budget'] for r in t['study']['play']['scaling']] == [40]
+    assert abs(t['study']['demo']['frames'] - 40) <= 31 and t['study']['demo']['coverage']['success_rate'] == 1.0   # demos: successes only
 
 def test_smoke_run_artefacts(smoke_run):
     out, p, _ = smoke_run
@@ -56,16 +66,19 @@ def test_smoke_run_artefacts(smoke_run):
         assert (out/f).exists(), f
     nbs = sorted(x.name for x in (out/'notebooks').glob('*.ipynb'))
     assert nbs == sorted(['collect.ipynb', 'train-tabletop.ipynb', 'train-bridge.ipynb', 'evaluate-tabletop.ipynb',
-                          'evaluate-bridge.ipynb', 'report.ipynb']), nbs
+                          'evaluate-bridge.ipynb', 'study-data.ipynb', 'train-study_demo_40.ipynb', 'train-study_play_40.ipynb',
+                          'train-study_mixed_40.ipynb', 'study-evaluate.ipynb', 'report.ipynb']), nbs
+    assert (out/'figures'/'study_rollouts.png').exists() and (out/'study'/'data'/'mixed_40'/'meta'/'mixture.json').exists()
     page = (out/'report.html').read_text()
-    assert page.count('data:image/png;base64') >= 3 and 'src="http' not in page
+    assert page.count('data:image/png;base64') >= 4 and 'src="http' not in page
+    assert 'The PlayWorld study' in page and 'policy evaluation in the world model' in page and 'failure prediction' in page
     assert 'report:' in p.stdout and 'PSNR@8' in p.stdout
 
 def test_rerun_skips_done_stages(smoke_run):
     out, _, _ = smoke_run
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.count('done already') == 6, p.stdout
+    assert p.stdout.count('done already') == 11, p.stdout
 
 def test_cli_bad_profile():
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'huge', '--out', '/tmp/x'], capture_output=True, text=True)

@@ -39,9 +39,13 @@ MISSING = [  # (stage, papermill args, what the message must name)
     ('20_train', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/data/tabletop', 'out_dir']),
     ('30_evaluate', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/models/tabletop', 'out_dir']),
     ('90_report', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/metrics', 'out_dir']),
+    ('35_study_data', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/data/tabletop', 'play_dir', 'out_dir']),
+    ('35_study_data', ['-p', 'out_dir', '{tmp}/empty-run', '-p', 'play_dir', 'data_samples/tabletop_heldout', '-p', 'demo_dir',
+                       'data_samples/tabletop_heldout', '-y', 'budgets: [0]'], ['ValueError', 'budgets=[0]']),
+    ('40_study_evaluate', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/models', 'out_dir', 'main_model']),
 ]
 
-@pytest.mark.parametrize('stage,args,expect', MISSING, ids=[f'{m[0]}-{m[1][1]}' for m in MISSING])
+@pytest.mark.parametrize('stage,args,expect', MISSING, ids=[f'{m[0]}-{m[1][1]}-{m[1][-1]}' for m in MISSING])
 def test_missing_input_fails_clearly(stage, args, expect, tmp_path):
     t0 = time.time()
     r = papermill(STAGES/f'{stage}.ipynb', tmp_path/'out.ipynb', *[a.format(tmp=tmp_path) for a in args])
