@@ -68,7 +68,7 @@ def _loss_figure(out:Path, datasets:list)->str:
         fig.add_trace(go.Scatter(x=[x[0] for x in h], y=[x[1] for x in h], name=d, mode='lines'), row=1, col=i+1)
         fig.update_yaxes(type='log', row=1, col=i+1); fig.update_xaxes(title_text='step', row=1, col=i+1)
     fig.update_layout(height=320, margin=dict(t=40, b=40, l=40, r=10), showlegend=False)
-    return fig.to_html(full_html=False, include_plotlyjs=True)
+    return fig.to_html(full_html=False, include_plotlyjs=False)   # plotly.js is inlined once, in the page's <head>
 
 # %% ../nbs/91_report.ipynb #f0862199
 def _ci(v:float, ci)->str: return f'{v:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]'
@@ -143,6 +143,8 @@ def write_report(out:str|Path, # run folder DIR
     css = ('body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}'
            'table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}'
            'td.best{font-weight:bold;background:#e8f5e9}')
-    doc = f'<!doctype html><html><head><meta charset="utf-8"><title>PlayWorld run</title><style>{css}</style></head><body>{"".join(parts)}</body></html>'
+    from plotly.offline import get_plotlyjs   # inlined, so the page opens offline and every figure finds Plotly when its script runs
+    doc = (f'<!doctype html><html><head><meta charset="utf-8"><title>PlayWorld run</title><style>{css}</style>'
+           f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>{"".join(parts)}</body></html>')
     with atomic_write(out/'report.html', 'w') as f: f.write(doc)
     return out/'report.html'
