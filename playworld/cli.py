@@ -84,7 +84,7 @@ def _cmd_bench_envs(a):
 def _cmd_bench(a):
     "playworld bench wm: world-model speed, FLOPs, MFU and fidelity as JSON."
     from playworld.wm.bench import bench_wm
-    r = bench_wm(a.checkpoint, quick=a.quick)
+    r = bench_wm(a.checkpoint, quick=a.quick, episodes=a.heldout)
     txt = json.dumps(r, indent=1)
     if a.out:
         from playworld.core import atomic_write
@@ -103,12 +103,13 @@ PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
            ('playworld.ui.teleop', 'add_bench_teleop_parser', 'bench'),
            ('playworld.eval.coverage', 'add_coverage_parser', 'evaluate'),
            ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate'),
+           ('playworld.eval.study', 'add_study_parser', 'evaluate'),
            ('playworld.eval.policy', 'add_evaluate_parser', 'top'),   # adds `policy` to the `evaluate` group
            ('playworld.rl.run', 'add_rl_parser', 'top')]
 
 def _add_plugins(sub, bench_sub):
     import importlib
-    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation')
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the demo/play/mixed study')
     groups = dict(top=sub, bench=bench_sub, evaluate=ev.add_subparsers(dest='what', required=True, metavar='WHAT'))
     for mod, fn, where in PLUGINS: getattr(importlib.import_module(mod), fn)(groups[where])
 
@@ -136,6 +137,7 @@ def build_parser()->argparse.ArgumentParser:
     bw.add_argument('--json', action='store_true', help='print the JSON object'); bw.add_argument('--quick', action='store_true', help='< 1 min')
     bw.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
     bw.add_argument('--out', help='also write the JSON to this file')
+    bw.add_argument('--heldout', help='held-out episode store for the fidelity rows (default: data_samples/tabletop_heldout; all its episodes)')
     bw.set_defaults(func=_cmd_bench)
     be = bs.add_parser('envs', help='simulators: step+render frames/s at 64 and 96 px, single process and vectorized, vs raw MuJoCo')
     be.add_argument('--json', action='store_true', help='print the JSON object'); be.add_argument('--quick', action='store_true', help='shorter timings')

@@ -12,7 +12,8 @@ import playworld
 from .core import atomic_write, check_writable
 
 # %% auto #0
-__all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'stage_plan', 'StageFailed', 'stages_dir', 'run_pipeline']
+__all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'study_plan', 'stage_plan', 'StageFailed', 'stages_dir', 'run_stages',
+           'run_pipeline']
 
 # %% ../nbs/90_pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
@@ -55,6 +56,24 @@ DATASETS = ('tabletop', 'bridge')
 DISK_NEEDS_MB = dict(smoke=50, quick=400, standard=1000, full=8000)   # free space a run needs, MiB (measured: quick 136 MiB)
 
 # %% ../nbs/90_pipeline.ipynb #9f8ca54f
+def study_plan(budgets:list,       # frame budgets of the training sets, frames
+               play_dir:str='',     # play store ('': the run's data/tabletop)
+               demo_dir:str='',     # demo store ('': the run's data/tabletop_demos)
+               train:dict|None=None, # 20_train parameters of every study model (default: the standard profile's)
+               evaluate:dict|None=None, # 40_study_evaluate parameters (default: the standard profile's)
+               main_model:str='tabletop' # the run's main model, evaluated beside the study's ('': none)
+              )->list:              # [(stage, notebook, parameters)]: study-data, one train stage per set, study-evaluate, report
+    "The stages of the PlayWorld study alone (also the tail of the `standard` and `full` profiles)."
+    from playworld.eval.study import MIXTURES, study_name
+    std = PROFILES['standard']['study']
+    train, evaluate = dict(std['train'] if train is None else train), dict(std['evaluate'] if evaluate is None else evaluate)
+    data = dict(budgets=list(budgets), **{k: v for k, v in dict(play_dir=play_dir, demo_dir=demo_dir).items() if v})
+    plan = [('study-data', '35_study_data.ipynb', data)]
+    plan += [(f'train-study_{study_name(m, b)}', '20_train.ipynb', dict(dataset=f'study_{study_name(m, b)}', data_dir=f'study/data/{study_name(m, b)}', **train))
+             for b in sorted(budgets) for m in MIXTURES]
+    plan += [('study-evaluate', '40_study_evaluate.ipynb', dict(evaluate, **({} if main_model == 'tabletop' else dict(main_model=main_model))))]
+    return plan + [('report', '90_report.ipynb', dict(profile='study'))]
+
 def stage_plan(profile:str # a key of `PROFILES`
               )->list:     # [(stage name, notebook file name, parameters)] in run order
     "The papermill executions that make up one profile."
@@ -63,12 +82,7 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan = [('collect', '10_collect.ipynb', p['collect'])]
     plan += [(f'train-{d}', '20_train.ipynb', dict(dataset=d, **p['train'][d])) for d in DATASETS]
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
-    if (st := p.get('study')):   # the PlayWorld study: its training sets, one world model each, then every model evaluated
-        from playworld.eval.study import MIXTURES, study_name
-        plan += [('study-data', '35_study_data.ipynb', dict(budgets=st['budgets']))]
-        plan += [(f'train-study_{study_name(m, b)}', '20_train.ipynb', dict(dataset=f'study_{study_name(m, b)}', data_dir=f'study/data/{study_name(m, b)}', **st['train']))
-                 for b in st['budgets'] for m in MIXTURES]
-        plan += [('study-evaluate', '40_study_evaluate.ipynb', st['evaluate'])]
+    if (st := p.get('study')): plan += study_plan(st['budgets'], train=st['train'], evaluate=st['evaluate'])[:-1]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan
 
@@ -84,23 +98,24 @@ def stages_dir()->Path:
                                 f"(`pip install -e .`, as the README does) or set PLAYWORLD_STAGES")
     return d
 
-def run_pipeline(profile:str='smoke', # a key of `PROFILES`
-                 out:str|Path='runs/smoke', # output folder DIR
-                 force:bool=False,    # re-run stages already marked done
-                 progress:bool=True,  # papermill's per-cell progress bar
-                 log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
-                )->dict:              # the content of DIR/metrics.json
-    "Execute the profile's stage notebooks with papermill into `out`; returns metrics.json's content."
-    plan, src = stage_plan(profile), stages_dir()
-    out = Path(out).resolve()
-    check_writable(out, DISK_NEEDS_MB[profile] * 2**20)   # before any work: a clear error, not a traceback mid-way
+def run_stages(plan:list,           # [(stage name, notebook file name, parameters)], e.g. `stage_plan(profile)`
+               out:str|Path,        # output folder DIR
+               tag:str,             # recorded in each stage marker; a stage done under another tag runs again
+               disk_mb:int=400,     # free space the run needs, MiB (checked before any work)
+               force:bool=False,    # re-run stages already marked done
+               progress:bool=True,  # papermill's per-cell progress bar
+               log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
+              )->Path:              # DIR (resolved)
+    "Execute stage notebooks with papermill into `out`, skipping those done with the same tag and parameters; `StageFailed` names the failing stage."
+    src, out = stages_dir(), Path(out).resolve()
+    check_writable(out, disk_mb * 2**20)   # before any work: a clear error, not a traceback mid-way
     (out/'notebooks').mkdir(exist_ok=True); (out/'stages').mkdir(exist_ok=True)
     redo = force
     for name, nb, params in plan:
         done = out/'stages'/f'{name}.done'
         if done.exists() and not redo:
             prev = json.loads(done.read_text())
-            if prev.get('profile') == profile and prev.get('params') == params:
+            if prev.get('profile') == tag and prev.get('params') == params:
                 print(f"[playworld] {name}: done already ({done.name}), skipped"); continue
             print(f"[playworld] {name}: done before with other settings (profile {prev.get('profile')!r}): running it and the stages after it again")
         redo = redo or done.exists()   # once a stage re-runs, everything downstream of it must too
@@ -112,5 +127,16 @@ def run_pipeline(profile:str='smoke', # a key of `PROFILES`
                                 kernel_name='python3', progress_bar=progress, log_output=log_output, cwd=str(out))
         except pm.PapermillExecutionError as e:
             raise StageFailed(f"stage {name!r} failed: {e.ename}: {e.evalue} (the executed notebook with the traceback: {dest})") from None
-        with atomic_write(done, 'w') as f: json.dump(dict(seconds=time.time() - t0, profile=profile, params=params), f)
+        with atomic_write(done, 'w') as f: json.dump(dict(seconds=time.time() - t0, profile=tag, params=params), f)
+    return out
+
+def run_pipeline(profile:str='smoke', # a key of `PROFILES`
+                 out:str|Path='runs/smoke', # output folder DIR
+                 force:bool=False,    # re-run stages already marked done
+                 progress:bool=True,  # papermill's per-cell progress bar
+                 log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
+                )->dict:              # the content of DIR/metrics.json
+    "Execute the profile's stage notebooks with papermill into `out`; returns metrics.json's content."
+    plan = stage_plan(profile)
+    out = run_stages(plan, out, profile, DISK_NEEDS_MB[profile], force, progress, log_output)
     return json.loads((out/'metrics.json').read_text())

@@ -122,7 +122,7 @@ def write_report(out:str|Path, # run folder DIR
              f'{html.escape(metrics.get("created", ""))}, folder <code>{html.escape(str(out))}</code></p>']
     rows = ''.join(f'<tr><td>{d}</td><td>{metrics[d]["episodes"]}</td><td>{metrics[d]["held_out_episodes"]}</td>'
                    f'<td>{_steps(metrics[d])}</td><td>{metrics[d]["train_seconds"]:.0f}</td></tr>' for d in datasets)
-    parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th><th>held out</th><th>train steps</th>'
+    if rows: parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th><th>held out</th><th>train steps</th>'
                  f'<th>train seconds</th></tr>{rows}</table>')
     if (out/'figures'/'tabletop_play_strip.png').exists():
         c = metrics.get('tabletop', {}).get('collect', {})
@@ -136,7 +136,7 @@ def write_report(out:str|Path, # run folder DIR
         for t, rt in sorted(r.get('per_task', {}).items()):
             if len(r['per_task']) > 1: parts.append(f'<h3>{d} / {html.escape(t)}</h3>{_table(rt)}')
     parts += _evaluation_sections(metrics.get('tabletop', {}), out)
-    parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
+    if datasets: parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
     st = metrics.get('stage_seconds', {})
     parts.append('<h2>Stages</h2><table><tr><th>stage</th><th>seconds</th><th>executed notebook</th></tr>' + ''.join(
         f'<tr><td>{s}</td><td>{v:.0f}</td><td><a href="notebooks/{s}.ipynb">notebooks/{s}.ipynb</a></td></tr>' for s, v in st.items()) + '</table>')

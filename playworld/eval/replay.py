@@ -61,6 +61,20 @@ def _batched_rollout(model, episodes, segs, horizon, n_steps, shuffle_rng=None, 
     return np.concatenate(out) if out else np.zeros((0, horizon) + episodes[0].frames.shape[1:], np.uint8)
 
 # %% ../../nbs/50_eval.replay.ipynb #7c932039
+def _margins(d:dict, ep_of:dict, horizons, seed:int)->dict: # baseline -> {h: {'mean', 'ci', 'episodes'}}: model PSNR minus baseline PSNR
+    "Per-episode mean PSNR gain of the model over each baseline, then its mean over episodes with a paired 95 % bootstrap CI."
+    from playworld.eval.metrics import bootstrap_ci
+    out = {}
+    for b in ('copy_last', 'shuffled_actions'):
+        out[b] = {}
+        for h in horizons:
+            if not d[('psnr', h)]: continue
+            gain = np.minimum(d[('psnr', h)], 100.) - np.minimum(d[(f'psnr_{b}', h)], 100.)
+            eps = np.asarray(ep_of[h]); per_ep = np.array([gain[eps == e].mean() for e in np.unique(eps)])
+            ci = list(bootstrap_ci(np.mean, per_ep, seed=seed)) if len(per_ep) > 1 else [float('nan')] * 2
+            out[b][h] = dict(mean=float(per_ep.mean()), ci=ci, episodes=len(per_ep))
+    return out
+
 def replay_eval(model:ActionVideoDenoiser,
                 episodes:list,             # held-out `Episode`s (frames at the model's resolution)
                 horizons:tuple=(1, 4, 8, 16), # horizons to report, frames after the context
@@ -68,6 +82,7 @@ def replay_eval(model:ActionVideoDenoiser,
                 stride:int=8,              # frames between start points within an episode
                 seed:int=0,                # sampling noise and action shuffling
                 n_strip:int=4,             # segments to keep for a frame strip (0: no strip)
+                margin_ci:bool=False,      # also 'margin': PSNR gain over each baseline per h, with a 95 % bootstrap CI over episodes
                )->dict:                    # metrics (see below) and 'strip' (H', W', 3) uint8 real/predicted/copy-last rows
     "Open-loop replay metrics: {'psnr'|'ssim'|'psnr_copy_last'|'ssim_copy_last'|'psnr_shuffled_actions'|'ssim_shuffled_actions': {h: mean}, 'n': {h: count}, 'per_task': {task: {...}}}."
     if not episodes: raise ValueError("no held-out episodes to replay")
@@ -81,11 +96,12 @@ def replay_eval(model:ActionVideoDenoiser,
     pred = _batched_rollout(model, episodes, segs, H, n_steps, seed=seed)
     shuf = _batched_rollout(model, episodes, segs, H, n_steps, np.random.default_rng(seed), seed=seed)
     per = defaultdict(lambda: defaultdict(list))   # (task, metric, h) -> values
+    ep_of = defaultdict(list)                      # h -> episode index of each value in per['all'][(metric, h)]
     for k, (i, s, L) in enumerate(segs):
         ep = episodes[i]; last = ep.frames[s+n-1]
         for h in horizons:
             if h > L: continue
-            real = ep.frames[s+n-1+h]
+            real = ep.frames[s+n-1+h]; ep_of[h].append(i)
             for task in ('all', ep.task or 'none'):
                 d = per[task]
                 d[('psnr', h)].append(psnr(pred[k, h-1], real)); d[('ssim', h)].append(ssim(pred[k, h-1], real))
@@ -99,6 +115,7 @@ def replay_eval(model:ActionVideoDenoiser,
         return r
     res = summarise(per['all'])
     res['per_task'] = {t: summarise(d) for t, d in per.items() if t != 'all'}
+    if margin_ci: res['margin'] = _margins(per['all'], ep_of, horizons, seed)
     rows = []
     for k in range(min(n_strip, len(segs))):
         i, s, L = segs[k]; ep = episodes[i]

@@ -73,7 +73,7 @@ def bench_wm(checkpoint:str|Path|None=None, # world model to measure (None: the 
     res['rollout'] = ro
     res['train'] = _bench_train(m, batch_size=16, min_s=mins * 2)
     res['train']['mfu'] = res['train']['mfu_bf16']
-    res['fidelity'] = _bench_fidelity(m, episodes, (1, 2) if quick else (1, 2, 4, 8), 3 if quick else 12)
+    res['fidelity'] = _bench_fidelity(m, episodes, (1, 2) if quick else (1, 2, 4, 8), 3 if quick else None)
     return res
 
 # %% ../../nbs/43_wm.bench.ipynb #3945eae0
@@ -96,8 +96,8 @@ def _bench_train(m:ActionVideoDenoiser, batch_size:int=16, min_s:float=2.0)->dic
     out['samples_per_s'] = max(out['samples_per_s_fp32'], out['samples_per_s_bf16'])
     return out
 
-def _bench_fidelity(m:ActionVideoDenoiser, episodes, step_counts=(1, 2, 4, 8), n_episodes:int=12, horizon:int=16)->dict:
-    "PSNR/SSIM at `horizon` of open-loop replay vs Euler steps per frame, on held-out episodes (skipped if none)."
+def _bench_fidelity(m:ActionVideoDenoiser, episodes, step_counts=(1, 2, 4, 8), n_episodes:int|None=None, horizon:int=16)->dict:
+    "PSNR/SSIM at `horizon` of open-loop replay vs Euler steps per frame, on held-out episodes (all of the store's; skipped if none), and the model's margin over both baselines with a bootstrap CI."
     from playworld.data.store import EpisodeStore
     from playworld.eval.replay import replay_eval
     p = Path(episodes) if episodes else Path(playworld.__file__).resolve().parent.parent/'data_samples'/'tabletop_heldout'
@@ -108,7 +108,8 @@ def _bench_fidelity(m:ActionVideoDenoiser, episodes, step_counts=(1, 2, 4, 8), n
     out = dict(episodes=len(eps), horizon=horizon)
     for k in step_counts:
         t0 = time.perf_counter()
-        r = replay_eval(m, eps, horizons=(horizon,), n_steps=k, stride=1000, n_strip=0)
-        out[str(k)] = dict(psnr=r['psnr'][horizon], ssim=r['ssim'][horizon], seconds=time.perf_counter() - t0)
+        r = replay_eval(m, eps, horizons=(horizon,), n_steps=k, stride=1000, n_strip=0, margin_ci=True)
+        out[str(k)] = dict(psnr=r['psnr'][horizon], ssim=r['ssim'][horizon], seconds=time.perf_counter() - t0,
+                           margin_copy_last=r['margin']['copy_last'][horizon], margin_shuffled_actions=r['margin']['shuffled_actions'][horizon])
     out['psnr_copy_last'] = r['psnr_copy_last'][horizon]; out['psnr_shuffled_actions'] = r['psnr_shuffled_actions'][horizon]
     return out
