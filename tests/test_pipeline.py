@@ -83,3 +83,21 @@ def test_rerun_skips_done_stages(smoke_run):
 def test_cli_bad_profile():
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'huge', '--out', '/tmp/x'], capture_output=True, text=True)
     assert p.returncode == 2 and "invalid choice: 'huge'" in p.stderr
+
+def test_evaluate_study_cli(tmp_path):
+    """`playworld evaluate study` alone on tiny stores (the shipped held-out play episodes, 3 demos collected here):
+    every mixture gets a model, metrics.json has the study keys, the report renders without a main model."""
+    demo = tmp_path/'demo'
+    r = subprocess.run([PLAYWORLD, 'collect', '--env', 'tabletop', '--mode', 'demo', '--episodes', '3', '--out', str(demo)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    play = Path(__file__).resolve().parent.parent/'data_samples'/'tabletop_heldout'
+    r = subprocess.run([PLAYWORLD, 'evaluate', 'study', '--play', str(play), '--demo', str(demo), '--out', str(tmp_path/'run'),
+                        '--budgets', '40', '--steps', '2', '--channels', '8,16', '--episodes', '1'], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    m = json.loads((tmp_path/'run'/'metrics.json').read_text())['tabletop']['study']
+    assert set(m) == {'demo', 'play', 'mixed'} and all(len(m[x]['pearson_ci']) == 2 for x in m)
+    assert m['demo']['coverage']['success_rate'] == 1.0 and m['play']['scaling'][0]['train']['steps'] == 2
+    assert 'policy_eval' not in json.loads((tmp_path/'run'/'metrics.json').read_text())['tabletop']   # no main model here
+    assert 'The PlayWorld study' in (tmp_path/'run'/'report.html').read_text()
+    assert '"demo"' in r.stdout and 'report:' in r.stdout

@@ -73,7 +73,7 @@ def study_metrics(rows:list,     # `build_study_data` rows (mixture, budget, nam
                    coverage=r['coverage'], train=(train or {}).get(r['name'], {}))
         out.setdefault(r['mixture'], dict(scaling=[]))['scaling'].append(row)
     for m, v in out.items():
-        v.update({k: x for k, x in v['scaling'][-1].items() if k not in ('name', 'coverage', 'train')})
+        v.update({k: x for k, x in v['scaling'][-1].items() if k not in ('name', 'train')})
     return out
 
 # %% ../../nbs/55_eval.study.ipynb #9b6ac91c
