@@ -35,7 +35,8 @@ PROFILES = {
         train=_QUICK_TRAIN,
         evaluate=dict(n_steps=1, stride=16, **_TT)),
     # quick + the PlayWorld study (demo / play / mixed at 3 frame budgets, 9 world models from scratch) + policy
-    # evaluation: ~1.5 h on 2 cores (each study model: 1,200 steps, ~5.5 min; no time limit, so every model gets the same steps)
+    # evaluation: ~1 h 50 min on 2 cores (each study model: 1,200 steps, ~5 min, no time limit so that every model gets the same
+    # steps; evaluating the 10 models on the same 110 real rollouts: ~45 min)
     'standard': dict(
         collect=dict(play_episodes=300, demo_episodes=420, max_steps=60, bridge_episodes=8),
         train=_QUICK_TRAIN,
