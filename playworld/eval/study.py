@@ -13,8 +13,8 @@ from ..core import atomic_write
 from ..play.mixtures import build_mixture, coverage_stats, SUMMARY_KEYS
 
 # %% auto #0
-__all__ = ['MIXTURES', 'study_name', 'build_study_data', 'study_metrics', 'scaling_figure', 'scatter_grid', 'mode_figure',
-           'add_study_parser']
+__all__ = ['MIXTURES', 'study_name', 'build_study_data', 'replay_summary', 'study_metrics', 'scaling_figure', 'scatter_grid',
+           'mode_figure', 'add_study_parser']
 
 # %% ../../nbs/55_eval.study.ipynb #0fb96371
 MIXTURES = dict(demo=0.0, play=1.0, mixed=0.5)   # mixture name -> share of the frame budget taken from play (the rest: demos)
@@ -52,7 +52,9 @@ def build_study_data(play:str|Path,       # store of autonomous-play episodes
 _EVAL_KEYS = ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance', 'real_modes', 'wm_modes',
               'mode_precision_recall', 'judge_success_acc_imagined', 'judge_mode_acc_imagined', 'timing')
 
-def _replay_rows(df)->dict: # `replay_by_category` DataFrame -> {'psnr': {h: v}, 'ssim': ..., 'psnr_copy_last': ..., 'ssim_copy_last': ...} of category 'all'
+def replay_summary(df # `replay_by_category` DataFrame
+                  )->dict: # {'psnr'|'ssim'|'psnr_copy_last'|'ssim_copy_last': {'h': mean}} of category 'all' (JSON keys: str horizons)
+    "The all-episodes rows of a per-category replay table as a JSON-ready dict."
     a = df[df.category == 'all']
     return {k: {str(int(h)): float(v) for h, v in zip(a.horizon, a[k])} for k in ('psnr', 'ssim', 'psnr_copy_last', 'ssim_copy_last')}
 
@@ -68,7 +70,7 @@ def study_metrics(rows:list,     # `build_study_data` rows (mixture, budget, nam
     for r in sorted(rows, key=lambda r: r['budget']):
         e = evals[r['name']]
         row = dict(budget=r['budget'], frames=r['frames'], episodes=r['episodes'], name=r['name'],
-                   **{k: e[k] for k in _EVAL_KEYS if k in e}, replay=_replay_rows(replays[r['name']]),
+                   **{k: e[k] for k in _EVAL_KEYS if k in e}, replay=replay_summary(replays[r['name']]),
                    per_policy=[{k: q[k] for k in ('policy', 'real', 'real_ci', 'wm', 'wm_ci')} for q in e['per_policy']],
                    coverage=r['coverage'], train=(train or {}).get(r['name'], {}))
         out.setdefault(r['mixture'], dict(scaling=[]))['scaling'].append(row)
