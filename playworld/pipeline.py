@@ -19,6 +19,8 @@ __all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'study_plan', 'stage_plan', 
 _TT = dict(horizons=[1, 4, 8, 16])
 _QUICK_TRAIN = dict(tabletop=dict(steps=1100, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.12, max_seconds=540, init_from='shipped'),
                     bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150))
+_RL = dict(families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=16, groups=4, group_size=8, rl_steps=40, n_starts=32,
+           n_real=100, n_imagined=100, curve_every=4, curve_real=20, dyna_episodes=40, dyna_wm_steps=200, dyna_updates=6)
 PROFILES = {
     # every stage at toy size, ~2 min on 2 cores: what the tests run
     'smoke': dict(
@@ -27,7 +29,9 @@ PROFILES = {
                    bridge=dict(steps=4, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.25)),
         evaluate=dict(n_steps=1, stride=16, **_TT),
         study=dict(budgets=[40], train=dict(steps=3, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.34),
-                   evaluate=dict(n_episodes=1, steps=10, n_resamples=100))),
+                   evaluate=dict(n_episodes=1, steps=10, n_resamples=100)),
+        rl=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2,
+                curve_every=1, curve_real=1, dyna_episodes=1, dyna_wm_steps=2, dyna_updates=1, max_steps=10)),
     # the README's main job, ~15 min on 2 cores
     'quick': dict(
         collect=dict(play_episodes=260, demo_episodes=20, max_steps=60, bridge_episodes=8),
@@ -44,7 +48,10 @@ PROFILES = {
         study=dict(budgets=[3000, 6000, 12000],
                    train=dict(steps=1200, batch_size=16, block_out_channels=[16, 32, 64, 64], n_ctx=4, val_frac=0.05),
                    # replay start points every 32 frames (2 per episode): the measured run with 16 spent 23 of its 114 min in replays
-                   evaluate=dict(n_episodes=10, steps=60, replay_stride=32))),
+                   evaluate=dict(n_episodes=10, steps=60, replay_stride=32)),
+        # RL in the main world model (issue #7): BC on 300 lift demos (7,000 steps), GRPO and DSRL 16 updates each, BC-more,
+        # one Dyna iteration; 100 real + 100 imagined episodes per arm
+        rl=_RL),
     # the same study scaled up for a GPU machine: larger sets, the full-size model trained longer, 30 episodes a policy
     'full': dict(
         collect=dict(play_episodes=2600, demo_episodes=3600, max_steps=60, bridge_episodes=8),
@@ -52,7 +59,9 @@ PROFILES = {
         evaluate=dict(n_steps=1, stride=8, **_TT),
         study=dict(budgets=[12000, 48000, 120000],
                    train=dict(steps=20000, batch_size=32, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.05),
-                   evaluate=dict(n_episodes=30, steps=60))),
+                   evaluate=dict(n_episodes=30, steps=60)),
+        rl=dict(_RL, families=['lift', 'pick_place', 'push'], bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256, store_starts=256,
+                n_real=200, n_imagined=200, curve_every=10, curve_real=50, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50)),
 }
 DATASETS = ('tabletop', 'bridge')
 DISK_NEEDS_MB = dict(smoke=50, quick=400, standard=1000, full=8000)   # free space a run needs, MiB (measured: quick 136 MiB)
@@ -85,6 +94,7 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan += [(f'train-{d}', '20_train.ipynb', dict(dataset=d, **p['train'][d])) for d in DATASETS]
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
     if (st := p.get('study')): plan += study_plan(st['budgets'], train=st['train'], evaluate=st['evaluate'])[:-1]
+    if 'rl' in p: plan += [('rl', '50_rl.ipynb', p['rl'])]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan
 

@@ -80,9 +80,16 @@ def noise_actor(policy:DiffusionPolicy, npol:NoisePolicy, generator=None, determ
         return chunk.cpu().numpy(), dict(cond=cond.cpu(), noise=w.cpu(), logp=d.log_prob(w).sum((1, 2)).cpu())
     return act
 
-def noise_fn(npol:NoisePolicy): # for `PolicyRunner`/`evaluate_real`: the noise policy's mean noise
-    "Deterministic steering in the real env: cond (1, C) -> the mean noise (1, horizon, A)."
-    return lambda cond: npol.dist(cond).mean
+def noise_fn(npol:NoisePolicy,
+             deterministic:bool=True, # True: the mean noise; False: a sample of N(mean, std) (an untrained noise policy then is the base policy exactly)
+             seed:int=0,              # sampling seed when not deterministic
+            ): # callable(cond (B, C)) -> (B, horizon, A) initial noise, for `PolicyRunner`/`evaluate_real`/`imagined_success`
+    "Steering by the noise policy: its mean noise, or samples from it."
+    if deterministic: return lambda cond: npol.dist(cond).mean
+    g = torch.Generator().manual_seed(seed)
+    def f(cond):
+        d = npol.dist(cond); return d.mean + d.stddev * torch.randn(d.mean.shape, generator=g)
+    return f
 
 def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
                wm_env:WorldModelEnv,
@@ -91,7 +98,9 @@ def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
                n_updates:int=10, groups_per_update:int=8, G:int=8, steps:int=40, n_exec:int=8,
                lr:float=3e-4, clip:float=0.2, ent_coef:float=0.0, epochs:int=4, minibatch:int=64,
                npol:NoisePolicy|None=None, # start from this noise policy (default: a fresh one = the base policy)
-               seed:int=0, log=print)->dict: # 'npol', 'curve' (per-update imagined_success, kept, loss, ...)
+               seed:int=0, log=print,
+               callback=None,          # callable(update, row) -> dict of extra curve entries (or None), after each update
+              )->dict: # 'npol', 'curve' (per-update imagined_success, kept, loss, ...)
     "DSRL in the world model: on-policy noise-space policy gradient with group baselines; ValueError for no starts or G < 2."
     if not starts: raise ValueError("train_dsrl needs at least one start state")
     if G < 2: raise ValueError(f"G must be >= 2 (advantages are relative within a group), got {G}")
@@ -113,6 +122,8 @@ def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
                     for k in ('cond', 'noise', 'logp'): b[k].append(rec[k])
                     b['adv'].append(torch.as_tensor(a))
             row.update(dsrl_update(npol, opt, {k: torch.cat(v) for k, v in b.items()}, clip, ent_coef, epochs, minibatch, gen))
-        row['time_s'] = time.time() - t0; curve.append(row)
+        row['time_s'] = time.time() - t0
+        if callback: row.update(callback(u, row) or {})   # e.g. a real-success check every few updates
+        curve.append(row)
         if log: log(' '.join(f'{k}={v:.3g}' if isinstance(v, float) else f'{k}={v}' for k, v in row.items()))
     return dict(npol=npol.eval(), curve=curve)

@@ -138,6 +138,7 @@ def train_grpo(policy:DiffusionPolicy,
                lr:float=1e-5, clip:float=0.2, kl_coef:float=0.01, epochs:int=2, minibatch:int=64,
                seed:int=0,
                log=print,              # callable(str) or None
+               callback=None,          # callable(update, row) -> dict of extra curve entries (or None), after each update
               )->dict:                 # 'curve': list of per-update dicts (imagined_success, kept groups, loss, kl, ...), 'ref': the frozen reference
     "GRPO fine-tuning of the diffusion policy in the world model (World-Gymnast recipe); ValueError for no starts or G < 2."
     if not starts: raise ValueError("train_grpo needs at least one start state")
@@ -156,7 +157,9 @@ def train_grpo(policy:DiffusionPolicy,
         if keep.any():
             adv = group_advantages(R[keep])
             row.update(grpo_update(policy, ref, opt, _batch([g for g, k in zip(groups, keep) if k], adv), eta, min_std, clip, kl_coef, epochs, minibatch, generator=gen))
-        row['time_s'] = time.time() - t0; curve.append(row)
+        row['time_s'] = time.time() - t0
+        if callback: row.update(callback(u, row) or {})   # e.g. a real-success check every few updates
+        curve.append(row)
         if log: log(' '.join(f'{k}={v:.3g}' if isinstance(v, float) else f'{k}={v}' for k, v in row.items()))
     return dict(curve=curve, ref=ref)
 

@@ -17,9 +17,9 @@ from ..envs.tabletop import TabletopEnv, TASK_FAMILIES, BLOCKS, PUSH_DIRS, parse
 from ..envs.policies import wilson, run_episode
 
 # %% auto #0
-__all__ = ['FAMILIES', 'DIRS', 'encode_instruction', 'FiLMBlock', 'DiffusionPolicy', 'make_schedulers', 'ddim_step',
-           'chain_logprob', 'chunk_dataset', 'random_shift', 'bc_loss', 'train_bc', 'save_policy', 'load_policy',
-           'PolicyRunner', 'evaluate_real']
+__all__ = ['FAMILIES', 'DIRS', 'encode_instruction', 'FiLMBlock', 'SpatialSoftmax', 'DiffusionPolicy', 'make_schedulers',
+           'ddim_step', 'chain_logprob', 'chunk_dataset', 'random_shift', 'bc_loss', 'train_bc', 'save_policy',
+           'load_policy', 'PolicyRunner', 'evaluate_real']
 
 # %% ../../nbs/60_rl.policy.ipynb #0c177fdf
 FAMILIES = tuple(TASK_FAMILIES)   # family vocabulary, index = position
@@ -45,6 +45,16 @@ class FiLMBlock(nn.Module):
         s, b = self.film(c).unsqueeze(-1).chunk(2, 1)
         return x + self.c2(self.c1(x) * (1 + s) + b)
 
+class SpatialSoftmax(nn.Module):
+    "Feature maps (B, K, h, w) -> expected (x, y) of each map's softmax, (B, 2K) in [-1, 1] (Levine et al. 2016; Chi et al. 2023's encoder)."
+    def __init__(self):
+        super().__init__(); self.log_temp = nn.Parameter(torch.zeros(()))
+    def forward(self, f:Tensor)->Tensor:
+        B, K, h, w = f.shape
+        p = (f.flatten(2) / self.log_temp.exp()).softmax(-1).view(B, K, h, w)
+        ys, xs = torch.linspace(-1, 1, h, device=f.device, dtype=f.dtype), torch.linspace(-1, 1, w, device=f.device, dtype=f.dtype)
+        return torch.cat([(p.sum(2) * xs).sum(-1), (p.sum(3) * ys).sum(-1)], 1)
+
 class DiffusionPolicy(ModelMixin, ConfigMixin):
     "Denoiser ε(x_t, t | frame, state, instruction) over action chunks; `save_pretrained`/`from_pretrained` give safetensors + config.json."
     @register_to_config
@@ -53,7 +63,9 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
                  action_dim:int=4,           # A
                  horizon:int=16,             # H, actions per predicted chunk
                  n_exec:int=8,               # actions executed per chunk (receding horizon)
-                 enc_channels:tuple=(32, 64, 64, 64), # conv widths, one stride-2 layer each
+                 enc_channels:tuple=(32, 64, 64, 64), # conv widths: 'conv' one stride-2 layer each; 'keypoints' the first stride 2, the rest stride 1
+                 encoder:str='conv',         # 'conv' (strided convs, flattened map) or 'keypoints' (spatial softmax, precise positions)
+                 keypoints:int=32,           # K feature maps turned into (x, y) points ('keypoints' encoder)
                  cond_dim:int=128,           # observation embedding width
                  width:int=128,              # 1-D conv channels
                  n_blocks:int=4,             # FiLM blocks
@@ -62,11 +74,16 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
                  state_dropout:float=0.3,    # training probability of hiding the state (then the "no state" vector)
                 ):
         super().__init__()
-        if size % 2**len(enc_channels): raise ValueError(f"size {size} must be divisible by {2**len(enc_channels)}")
         layers, ci = [], 3
-        for co in enc_channels: layers += [nn.Conv2d(ci, co, 4, 2, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
-        s = size // 2**len(enc_channels)
-        self.enc = nn.Sequential(*layers, nn.Flatten(), nn.Linear(ci * s * s, cond_dim))
+        if encoder == 'conv':
+            if size % 2**len(enc_channels): raise ValueError(f"size {size} must be divisible by {2**len(enc_channels)}")
+            for co in enc_channels: layers += [nn.Conv2d(ci, co, 4, 2, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
+            s = size // 2**len(enc_channels)
+            self.enc = nn.Sequential(*layers, nn.Flatten(), nn.Linear(ci * s * s, cond_dim))
+        elif encoder == 'keypoints':
+            for i, co in enumerate(enc_channels): layers += [nn.Conv2d(ci, co, 4, 2, 1) if i == 0 else nn.Conv2d(ci, co, 3, 1, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
+            self.enc = nn.Sequential(*layers, nn.Conv2d(ci, keypoints, 1), SpatialSoftmax(), nn.Linear(2 * keypoints, cond_dim))
+        else: raise ValueError(f"encoder must be 'conv' or 'keypoints', got {encoder!r}")
         self.state_lin, self.no_state = nn.Linear(state_dim, cond_dim), nn.Parameter(torch.zeros(cond_dim))
         self.instr = nn.ModuleList([nn.Embedding(n, cond_dim) for n in (len(FAMILIES), len(BLOCKS), len(BLOCKS) + 1, len(DIRS) + 1)])
         self.obs_mlp = nn.Sequential(nn.Linear(3 * cond_dim, cond_dim), nn.SiLU(), nn.Linear(cond_dim, cond_dim))
@@ -230,6 +247,7 @@ def train_bc(policy:DiffusionPolicy,
              seed:int=0,
              time_limit_s:float|None=None, # stop early after this many seconds
              log_every:int=100,      # record the mean loss every this many steps
+             bf16:bool=False,        # bf16 autocast of the forward pass (CPU: faster convs; the loss stays fp32)
             )->list:                 # [(step, mean loss)] learning curve
     "Behaviour cloning of the diffusion policy on demos (fits the state normalisation first)."
     if not episodes: raise ValueError("train_bc needs at least one episode")
@@ -242,7 +260,8 @@ def train_bc(policy:DiffusionPolicy,
     policy.train(); curve, acc, t0 = [], [], time.time()
     for s in range(steps):
         idx = rng.integers(0, len(data['actions']), batch_size)
-        loss = bc_loss(policy, sched, {k: v[idx] for k, v in data.items()}, g)
+        with torch.autocast(policy.no_state.device.type, dtype=torch.bfloat16, enabled=bf16):
+            loss = bc_loss(policy, sched, {k: v[idx] for k, v in data.items()}, g).float()
         opt.zero_grad(); loss.backward(); torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0); opt.step(); lrs.step()
         acc.append(loss.item())
         if (s + 1) % log_every == 0 or s == steps - 1: curve.append((s + 1, float(np.mean(acc)))); acc = []

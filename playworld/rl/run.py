@@ -18,10 +18,19 @@ from ..wm.env import WorldModelEnv
 __all__ = ['run_rl', 'add_rl_parser']
 
 # %% ../../nbs/63_rl.run.ipynb #cab93102
+def _judge(judge):
+    "A judge callable from a callable, a judge folder, 'module:function', or '' (the shipped judge); FileNotFoundError when none is found."
+    from playworld.play.judge import load_judge as load_judge_dir, default_judge
+    if callable(judge): return judge
+    if not judge:
+        if (p := default_judge()) is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge): pass --judge")
+        return load_judge_dir(p)
+    return load_judge_dir(judge) if Path(judge).is_dir() else load_judge(judge)
+
 def run_rl(method:str,             # 'grpo' or 'dsrl'
            policy:str|Path,        # BC diffusion-policy folder (`save_policy`)
            checkpoint:str|Path,    # world-model folder (`load_world_model`)
-           judge,                  # callable(frames, instruction) -> (B,) bool, or 'module:function'
+           judge,                  # callable(frames, instruction) -> (B,) bool, 'module:function', a judge folder, or '' (the shipped judge)
            out:str|Path,           # output folder
            families=('lift',),     # task families of the start states
            n_starts:int=16,        # real start states (first frames of fresh layouts)
@@ -34,7 +43,7 @@ def run_rl(method:str,             # 'grpo' or 'dsrl'
     out = check_writable(out); seed_everything(seed)
     pol = load_policy(policy)
     wm = load_world_model(checkpoint, expect=dict(size=pol.config.size, action_dim=pol.config.action_dim))
-    j = load_judge(judge) if isinstance(judge, str) else judge
+    j = _judge(judge)
     starts = real_starts(n_starts, tuple(families), seed=50_000 + seed, n_ctx=wm.config.n_ctx, size=wm.config.size)
     env = WorldModelEnv(wm, seed=seed)
     res = dict(method=method, policy=str(policy), checkpoint=str(checkpoint), families=list(families), seed=seed)
@@ -63,7 +72,7 @@ def add_rl_parser(sub): # the `add_subparsers()` object of the playworld parser
     c.add_argument('--method', choices=['grpo', 'dsrl'], required=True)
     c.add_argument('--policy', required=True, help='BC diffusion-policy folder (config.json + safetensors)')
     c.add_argument('--checkpoint', required=True, help='world-model checkpoint folder')
-    c.add_argument('--judge', required=True, help="success judge 'package.module:function', called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool")
+    c.add_argument('--judge', default='', help="success judge: a folder Judge.save wrote, or 'package.module:function' called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool (default: the shipped data_samples/tabletop_judge)")
     c.add_argument('--out', required=True, help='output folder (rl.json, policy/ or noise_policy/)')
     c.add_argument('--families', default='lift', help='comma-separated task families of the start states')
     c.add_argument('--starts', type=int, default=16, help='real start states'); c.add_argument('--updates', type=int, default=5)
