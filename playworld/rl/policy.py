@@ -80,9 +80,12 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
             for co in enc_channels: layers += [nn.Conv2d(ci, co, 4, 2, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
             s = size // 2**len(enc_channels)
             self.enc = nn.Sequential(*layers, nn.Flatten(), nn.Linear(ci * s * s, cond_dim))
-        elif encoder == 'keypoints':
-            for i, co in enumerate(enc_channels): layers += [nn.Conv2d(ci, co, 4, 2, 1) if i == 0 else nn.Conv2d(ci, co, 3, 1, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
-            self.enc = nn.Sequential(*layers, nn.Conv2d(ci, keypoints, 1), SpatialSoftmax(), nn.Linear(2 * keypoints, cond_dim))
+        elif encoder == 'keypoints':   # conv maps FiLM-modulated by the instruction (as RT-1's FiLM-EfficientNet), so the keypoints can follow the named block
+            self.enc_convs, self.enc_film = nn.ModuleList(), nn.ModuleList()
+            for i, co in enumerate(enc_channels):
+                self.enc_convs.append(nn.Sequential(nn.Conv2d(ci, co, 4, 2, 1) if i == 0 else nn.Conv2d(ci, co, 3, 1, 1), nn.GroupNorm(8, co))); ci = co
+                self.enc_film.append(nn.Linear(cond_dim, 2 * co)); nn.init.zeros_(self.enc_film[-1].weight); nn.init.zeros_(self.enc_film[-1].bias)
+            self.enc = nn.Sequential(nn.Conv2d(ci, keypoints, 1), SpatialSoftmax(), nn.Linear(2 * keypoints, cond_dim))
         else: raise ValueError(f"encoder must be 'conv' or 'keypoints', got {encoder!r}")
         self.state_lin, self.no_state = nn.Linear(state_dim, cond_dim), nn.Parameter(torch.zeros(cond_dim))
         self.instr = nn.ModuleList([nn.Embedding(n, cond_dim) for n in (len(FAMILIES), len(BLOCKS), len(BLOCKS) + 1, len(DIRS) + 1)])
@@ -107,8 +110,12 @@ def _encode(self:DiffusionPolicy,
     B = len(img)
     if isinstance(instr, (list, tuple)) and (not instr or isinstance(instr[0], str)): instr = encode_instruction(list(instr))
     ins = torch.as_tensor(np.asarray(instr) if not torch.is_tensor(instr) else instr, device=dev).long()
-    h_img = self.enc(to_model(img.to(dev)))
     h_ins = sum(e(ins[:, i]) for i, e in enumerate(self.instr))
+    x = to_model(img.to(dev))
+    if cfg.encoder == 'keypoints':
+        for conv, film in zip(self.enc_convs, self.enc_film):
+            sc, sh = film(h_ins)[:, :, None, None].chunk(2, 1); x = F.silu(conv(x) * (1 + sc) + sh)
+    h_img = self.enc(x)
     h_st = self.no_state.expand(B, -1)
     if state is not None:
         st = torch.as_tensor(np.asarray(state, np.float32) if not torch.is_tensor(state) else state, device=dev).float()
@@ -276,7 +283,7 @@ def save_policy(policy:DiffusionPolicy, path)->Path: # folder with config.json +
     import shutil, tempfile
     p = Path(path); p.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=p.parent, prefix=f'.{p.name}.'))
-    policy.save_pretrained(tmp)
+    policy.save_pretrained(tmp); tmp.chmod(0o755)   # mkdtemp makes it 0700; a saved policy is readable like any folder
     if p.exists(): shutil.rmtree(p)
     tmp.rename(p); return p
 

@@ -107,18 +107,32 @@ def measure(policy:DiffusionPolicy, wm, judge,
             seed:int=90_000,         # first layout seed
             max_steps:int=60,        # real episode length and imagined frames, steps
             batch:int=25,
-           )->dict:                  # real_success, real_success_ci, imagined_success, imagined_success_ci, gap, per_family, n_real, n_imagined, seconds
-    "Real success (simulator ground truth) and imagined success (judge on world-model rollouts) of one policy, 95 % Wilson intervals."
+           )->dict:                  # see below
+    """Real success (simulator ground truth) and imagined success (judge on world-model rollouts) of one policy, 95 % Wilson intervals.
+
+    Returns real_success(_ci), imagined_success(_ci), gap (imagined − real), judge_on_real (the judge's rate on the real
+    episodes, and `judge_on_real_given_success` / `_failure`: its true- and false-positive rates there), per_family, n_real, n_imagined, seconds, and per layout: `real` and `imagined` (0/1 lists, family by family),
+    with `imagined_given_real_success` / `imagined_given_real_failure` (how often the world model + judge call a layout a
+    success when the real episode succeeded / failed) on the layouts measured both ways."""
     t0 = time.time()
-    real = evaluate_real(policy, n_real, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=noise_fn)
+    real = evaluate_real(policy, n_real, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=noise_fn, return_episodes=True)
+    eps = real.pop('episodes')
+    ok_real = np.array([e.success for e in eps]); jr = np.array([bool(np.asarray(judge(e.frames[None], e.instruction))[0]) for e in eps])
     starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size) if n_imagined else []
     im = imagined_success(policy, wm, judge, starts, noise_fn, max_steps, batch) if starts else None
-    out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']],
-               n_real=real['all']['n'], per_family={f: dict(real_success=real[f]['rate']) for f in families})
+    out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']], n_real=real['all']['n'],
+               judge_on_real=float(jr.mean()), per_family={f: dict(real_success=real[f]['rate']) for f in families}, real=ok_real.astype(int).tolist(),
+               judge_real=jr.astype(int).tolist(),   # the judge's verdict on each real episode
+               judge_on_real_given_success=float(jr[ok_real].mean()) if ok_real.any() else None,
+               judge_on_real_given_failure=float(jr[~ok_real].mean()) if (~ok_real).any() else None)
     if im:
         out.update(imagined_success=im['all']['rate'], imagined_success_ci=[im['all']['ci_low'], im['all']['ci_high']],
-                   n_imagined=im['all']['n'], gap=im['all']['rate'] - real['all']['rate'])
+                   n_imagined=im['all']['n'], gap=im['all']['rate'] - real['all']['rate'], imagined=im['success'].astype(int).tolist())
         for f in families: out['per_family'][f]['imagined_success'] = im[f]['rate']
+        pair = np.concatenate([np.arange(n_imagined) + k * n_real for k in range(len(families))])   # the layouts measured both ways
+        r, i = ok_real[pair], im['success']
+        out['imagined_given_real_success'] = float(i[r].mean()) if r.any() else None
+        out['imagined_given_real_failure'] = float(i[~r].mean()) if (~r).any() else None
     out['seconds'] = time.time() - t0
     return out
 
@@ -131,9 +145,11 @@ def _curve_cb(policy, families, n, every, npol_box=None, max_steps=60):
     "A train_grpo/train_dsrl callback: the real success of the policy being trained, every `every` updates."
     def cb(u, row):
         if n <= 0 or (u + 1) % every: return None
-        nf = noise_fn(npol_box[0], deterministic=False, seed=u) if npol_box else None
+        t0 = time.time(); nf = noise_fn(npol_box[0], deterministic=False, seed=u) if npol_box else None
         r = evaluate_real(policy, n, tuple(families), seed=80_000, max_steps=max_steps, use_state=False, noise_fn=nf)['all']
+        cb.seconds += time.time() - t0
         return dict(real_success=r['rate'], real_ci=[r['ci_low'], r['ci_high']])
+    cb.seconds = 0.0   # time spent on the checks (not counted as RL compute)
     return cb
 
 def _strip(policy, family, seed, noise_fn=None, max_steps=60)->np.ndarray: # (T, H, W, 3) real frames of one layout
@@ -180,24 +196,26 @@ def rl_experiment(demos:list,             # list[Episode] scripted demos (with s
     res['base'] = ms(base); save(); log(f"[rl] base: real {res['base']['real_success']:.2f}, imagined {res['base'].get('imagined_success', float('nan')):.2f}")
     starts = real_starts(n_starts, tuple(families), seed=50_000 + seed, n_ctx=wm.config.n_ctx, size=wm.config.size) + list(extra_starts or [])
     # GRPO: the whole policy, stochastic DDIM chains, KL guard to the base
-    g = copy.deepcopy(base); t0 = time.time()
-    r = train_grpo(g, WorldModelEnv(wm, seed=seed), judge, starts, seed=seed, log=log, callback=_curve_cb(g, families, curve_real, curve_every, max_steps=max_steps), **grpo)
-    res['grpo'] = ms(g) | dict(curve=r['curve'], compute_s=time.time() - t0); save_policy(g, out/'grpo_policy'); save()
+    g = copy.deepcopy(base); t0 = time.time(); cb = _curve_cb(g, families, curve_real, curve_every, max_steps=max_steps)
+    r = train_grpo(g, WorldModelEnv(wm, seed=seed), judge, starts, seed=seed, log=log, callback=cb, **grpo)
+    cost = time.time() - t0 - cb.seconds   # RL compute: imagination, judging and updates (not the real checks, not the measurement)
+    res['grpo'] = ms(g) | dict(curve=r['curve'], compute_s=cost); save_policy(g, out/'grpo_policy'); save()
     # DSRL: the base frozen, a noise policy steers it
     box = [None]
     from playworld.rl.dsrl import NoisePolicy
     box[0] = NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim); t0 = time.time()
-    r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=box[0], seed=seed, log=log,
-                   callback=_curve_cb(base, families, curve_real, curve_every, box, max_steps), **dsrl)
-    npol = r['npol']; save_noise_policy(npol, out/'dsrl_noise_policy')
-    res['dsrl'] = ms(base, noise_fn(npol, deterministic=False, seed=seed)) | dict(curve=r['curve'], compute_s=time.time() - t0)
+    cb = _curve_cb(base, families, curve_real, curve_every, box, max_steps)
+    r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=box[0], seed=seed, log=log, callback=cb, **dsrl)
+    cost = time.time() - t0 - cb.seconds; npol = r['npol']; save_noise_policy(npol, out/'dsrl_noise_policy')
+    res['dsrl'] = ms(base, noise_fn(npol, deterministic=False, seed=seed)) | dict(curve=r['curve'], compute_s=cost)
     mean = evaluate_real(base, n_real, tuple(families), max_steps=max_steps, use_state=False, noise_fn=noise_fn(npol))['all']   # control: the mean noise
     res['dsrl']['mean_noise_real_success'], res['dsrl']['mean_noise_real_success_ci'] = mean['rate'], [mean['ci_low'], mean['ci_high']]; save()
     # BC-more: the same wall-clock compute as the longer RL run, spent on behaviour cloning
     budget = max(res['grpo']['compute_s'], res['dsrl']['compute_s'])
     more = copy.deepcopy(base).requires_grad_(True); t0 = time.time()   # DSRL froze the base
     c = train_bc(more, demos, steps=10**6, batch_size=bc.get('batch_size', 64), lr=bc.get('lr', 1e-3) * 0.3, seed=seed + 1, time_limit_s=budget, bf16=bc.get('bf16', True))
-    res['bc_more'] = ms(more) | dict(compute_s=time.time() - t0, bc_steps=c[-1][0] if c else 0); save_policy(more, out/'bc_more_policy'); save()
+    cost = time.time() - t0
+    res['bc_more'] = ms(more) | dict(compute_s=cost, bc_steps=c[-1][0] if c else 0); save_policy(more, out/'bc_more_policy'); save()
     if dyna: res['dyna'] = dyna_iteration(base, npol, wm, judge, demos, starts, out/'dyna', families, dsrl, n_real, n_imagined, max_steps, seed=seed, log=log, **dyna); save()
     # before/after strips of one layout: the first final-evaluation layout, real frames of every arm
     f0 = families[0]
@@ -240,12 +258,14 @@ def dyna_iteration(base:DiffusionPolicy, npol, wm, judge,
     wm2.eval(); log(f"[rl] dyna: {len(eps)} real rollouts (success {r['all']['rate']:.2f}), world model fine-tuned {tr['steps']} steps")
     kw = dict(dsrl or {}, n_updates=updates)
     rr = train_dsrl(base, WorldModelEnv(wm2, seed=seed + 1), judge, starts, npol=copy.deepcopy(npol), seed=seed + 1, log=log, **kw)
-    save_noise_policy(rr['npol'], out/'noise_policy')
+    save_noise_policy(rr['npol'], out/'noise_policy'); cost = time.time() - t0
     m = measure(base, wm2, judge, families, n_real, n_imagined, noise_fn(rr['npol'], False, seed), max_steps=max_steps)
-    return m | dict(real_rollout_success=r['all']['rate'], real_rollouts=len(eps), wm_train_steps=tr['steps'], curve=rr['curve'], compute_s=time.time() - t0)
+    return m | dict(real_rollout_success=r['all']['rate'], real_rollouts=len(eps), wm_train_steps=tr['steps'], curve=rr['curve'], compute_s=cost)
 
 # %% ../../nbs/64_rl.study.ipynb #275bea77
-_KEEP = ('real_success', 'real_success_ci', 'imagined_success', 'imagined_success_ci', 'gap', 'n_real', 'n_imagined', 'compute_s', 'per_family')
+_KEEP = ('real_success', 'real_success_ci', 'imagined_success', 'imagined_success_ci', 'gap', 'judge_on_real', 'judge_on_real_given_success',
+         'judge_on_real_given_failure', 'imagined_given_real_success',
+         'imagined_given_real_failure', 'n_real', 'n_imagined', 'compute_s', 'per_family', 'mean_noise_real_success', 'mean_noise_real_success_ci')
 
 def rl_metrics(res:dict # `rl_experiment`'s result (or its rl.json)
               )->dict:  # arm -> {real_success, real_success_ci, imagined_success, imagined_success_ci, gap, relative_gain, ...}
