@@ -39,8 +39,9 @@ PROFILES = {
         train=_QUICK_TRAIN,
         evaluate=dict(n_steps=1, stride=16, **_TT)),
     # quick + the PlayWorld study (demo / play / mixed at 3 frame budgets, 9 world models from scratch) + policy
-    # evaluation: ~1 h 45 min on 2 cores (each study model: 1,200 steps, ~5 min, no time limit so that every model gets the same
-    # steps; the 10 models imagining the same 110 real rollouts: 27 min, their replays ~12 min)
+    # evaluation + RL: ~2 h 35 min on 2 cores (each study model: 1,200 steps, ~5 min, no time limit so that every model gets
+    # the same steps; the 10 models imagining the same 110 real rollouts: 27 min, their replays ~12 min; the rl stage
+    # ~50 min: BC 10 min, GRPO and DSRL ~6 min each, BC-more as long, Dyna 5 min, 6 measurements of ~2.5 min)
     'standard': dict(
         collect=dict(play_episodes=300, demo_episodes=420, max_steps=60, bridge_episodes=8),
         train=_QUICK_TRAIN,
