@@ -278,8 +278,10 @@ def rl_metrics(res:dict # `rl_experiment`'s result (or its rl.json)
         out[a]['relative_gain'] = (res[a]['real_success'] - b) / b if b > 0 else None   # None: no base success to be relative to
     return out
 
-def rl_curves_figure(res:dict): # -> plotly Figure
-    "Imagined success (lines) and real success (markers, 95 % bars) against the update step, one colour per RL arm."
+def rl_curves_figure(res:dict,   # `rl_experiment`'s result (or its rl.json)
+                     window:int=8, # rolling-mean window, updates (8 = one pass over 32 starts at 4 groups an update; 1: none)
+                    ): # -> plotly Figure
+    "Imagined success (thin lines, and their rolling mean) and real success (markers, 95 % bars) against the update step, one colour per RL arm."
     import plotly.graph_objects as go
     fig, off = go.Figure(), {}
     cols = dict(grpo='#1f77b4', dsrl='#d62728', dyna='#9467bd')
@@ -287,7 +289,11 @@ def rl_curves_figure(res:dict): # -> plotly Figure
         if a not in res or not res[a].get('curve'): continue
         o = off.get('dsrl', 0) if a == 'dyna' else 0   # Dyna continues after DSRL's updates
         c = res[a]['curve']; x = [o + r['update'] + 1 for r in c]
-        fig.add_scatter(x=x, y=[r['imagined_success'] for r in c], mode='lines', name=f'{a}: imagined (judge)', line=dict(color=cols[a]))
+        y = np.array([r['imagined_success'] for r in c])
+        fig.add_scatter(x=x, y=y, mode='lines', name=f'{a}: imagined (judge)', line=dict(color=cols[a], width=1), opacity=0.5)
+        if window > 1 and len(y) >= window:   # each update sees other start states: the mean over a pass over them is the trend
+            fig.add_scatter(x=x[window - 1:], y=np.convolve(y, np.ones(window) / window, 'valid'), mode='lines',
+                            name=f'{a}: imagined, mean of {window} updates', line=dict(color=cols[a], width=3))
         pts = [(o + r['update'] + 1, r['real_success'], r['real_ci']) for r in c if 'real_success' in r]
         if pts:
             fig.add_scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode='markers', name=f'{a}: real', marker=dict(color=cols[a], size=9, symbol='diamond'),
