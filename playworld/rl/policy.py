@@ -19,7 +19,7 @@ from ..envs.policies import wilson, run_episode
 # %% auto #0
 __all__ = ['FAMILIES', 'DIRS', 'encode_instruction', 'FiLMBlock', 'SpatialSoftmax', 'DiffusionPolicy', 'make_schedulers',
            'ddim_step', 'chain_logprob', 'chunk_dataset', 'random_shift', 'bc_loss', 'train_bc', 'save_policy',
-           'load_policy', 'PolicyRunner', 'evaluate_real']
+           'load_policy', 'PolicyRunner', 'success_rates', 'evaluate_real']
 
 # %% ../../nbs/60_rl.policy.ipynb #0c177fdf
 FAMILIES = tuple(TASK_FAMILIES)   # family vocabulary, index = position
@@ -316,6 +316,17 @@ class PolicyRunner:
             self.queue = list(chunk[:self.n_exec])
         return self.queue.pop(0).astype(np.float32)
 
+def success_rates(ok,              # (N,) bool outcomes
+                  families:list,   # N family names, one per outcome
+                 )->dict:          # family -> {n, successes, rate, ci_low, ci_high} (Wilson 95 %), plus 'all'
+    "Success rate per family and pooled, with Wilson 95 % intervals (`wilson`)."
+    ok, out = np.asarray(ok, bool), {}
+    for f in list(dict.fromkeys(families)) + ['all']:
+        m = np.ones(len(ok), bool) if f == 'all' else np.array([x == f for x in families])
+        k, n = int(ok[m].sum()), int(m.sum()); lo, hi = wilson(k, n)
+        out[f] = dict(n=n, successes=k, rate=k / n, ci_low=lo, ci_high=hi)
+    return out
+
 def evaluate_real(policy:DiffusionPolicy,
                   n:int=50,                  # episodes per family
                   families=('lift',),        # task families
@@ -328,18 +339,13 @@ def evaluate_real(policy:DiffusionPolicy,
     "Success rate of the policy in the real `TabletopEnv` per family, with Wilson 95 % intervals; ValueError for an unknown family."
     if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {FAMILIES}")
     env = TabletopEnv(size=policy.config.size, max_steps=max_steps)
-    out, eps, ok_all = {}, [], []
+    eps, ok, fam = [], [], []
     for f in families:
-        ok = []
         for i in range(n):
             obs, _ = env.reset(seed=seed + i, options={'task': f})
             run = PolicyRunner(policy, use_state=use_state, seed=seed + i, noise_fn=noise_fn)
-            ep = run_episode(env, run, obs, source='play'); ok.append(ep.success)
+            ep = run_episode(env, run, obs, source='play'); ok.append(ep.success); fam.append(f)
             if return_episodes: eps.append(ep)
-        k = int(sum(ok)); lo, hi = wilson(k, n)
-        out[f] = dict(n=n, successes=k, rate=k / n, ci_low=lo, ci_high=hi); ok_all += ok
-    k = int(sum(ok_all)); lo, hi = wilson(k, len(ok_all))
-    out['all'] = dict(n=len(ok_all), successes=k, rate=k / len(ok_all), ci_low=lo, ci_high=hi)
-    env.close()
+    env.close(); out = success_rates(ok, fam)
     if return_episodes: out['episodes'] = eps
     return out

@@ -11,9 +11,9 @@ import torch
 from ..core import atomic_write, frame_strip, save_png
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..envs.policies import wilson
-from .policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy)
+from .policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates)
 from .grpo import real_starts, train_grpo
-from .dsrl import train_dsrl, save_noise_policy, noise_fn
+from .dsrl import NoisePolicy, train_dsrl, save_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
@@ -53,15 +53,6 @@ def store_starts(episodes:list,        # list[Episode] (e.g. `EpisodeStore(...).
     return out
 
 # %% ../../nbs/64_rl.study.ipynb #db010ff0
-def _rates(ok:np.ndarray, fam:list)->dict:
-    "family -> {n, successes, rate, ci_low, ci_high} (Wilson 95 %), plus 'all'."
-    out = {}
-    for f in list(dict.fromkeys(fam)) + ['all']:
-        m = np.ones(len(ok), bool) if f == 'all' else np.array([x == f for x in fam])
-        k, n = int(ok[m].sum()), int(m.sum()); lo, hi = wilson(k, n)
-        out[f] = dict(n=n, successes=k, rate=k / n, ci_low=lo, ci_high=hi)
-    return out
-
 @torch.no_grad()
 def imagined_success(policy:DiffusionPolicy,
                      wm,                     # `ActionVideoDenoiser` (its size must equal the policy's)
@@ -94,7 +85,7 @@ def imagined_success(policy:DiffusionPolicy,
         oks.append(np.asarray(judge(fr, ins), bool).reshape(B))
         if return_frames: frames.append(fr)
     ok = np.concatenate(oks)
-    out = _rates(ok, [s['family'] for s in starts]) | dict(success=ok)
+    out = success_rates(ok, [s['family'] for s in starts]) | dict(success=ok)
     if return_frames: out['frames'] = np.concatenate(frames)
     return out
 
@@ -141,11 +132,11 @@ RL_ARMS = ('base', 'grpo', 'dsrl', 'bc_more', 'dyna')   # the keys of `rl_experi
 # the base policy: keypoint (spatial-softmax) encoder, trained mostly image-only since it acts image-only in both worlds
 BASE_POLICY = dict(encoder='keypoints', enc_channels=(32, 32, 32), keypoints=32, state_dropout=0.7)
 
-def _curve_cb(policy, families, n, every, npol_box=None, max_steps=60):
+def _curve_cb(policy, families, n, every, npol=None, max_steps=60):
     "A train_grpo/train_dsrl callback: the real success of the policy being trained, every `every` updates."
     def cb(u, row):
         if n <= 0 or (u + 1) % every: return None
-        t0 = time.time(); nf = noise_fn(npol_box[0], deterministic=False, seed=u) if npol_box else None
+        t0 = time.time(); nf = noise_fn(npol, deterministic=False, seed=u) if npol is not None else None   # npol: trained in place
         r = evaluate_real(policy, n, tuple(families), seed=80_000, max_steps=max_steps, use_state=False, noise_fn=nf)['all']
         cb.seconds += time.time() - t0
         return dict(real_success=r['rate'], real_ci=[r['ci_low'], r['ci_high']])
@@ -201,11 +192,9 @@ def rl_experiment(demos:list,             # list[Episode] scripted demos (with s
     cost = time.time() - t0 - cb.seconds   # RL compute: imagination, judging and updates (not the real checks, not the measurement)
     res['grpo'] = ms(g) | dict(curve=r['curve'], compute_s=cost); save_policy(g, out/'grpo_policy'); save()
     # DSRL: the base frozen, a noise policy steers it
-    box = [None]
-    from playworld.rl.dsrl import NoisePolicy
-    box[0] = NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim); t0 = time.time()
-    cb = _curve_cb(base, families, curve_real, curve_every, box, max_steps)
-    r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=box[0], seed=seed, log=log, callback=cb, **dsrl)
+    npol = NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim); t0 = time.time()
+    cb = _curve_cb(base, families, curve_real, curve_every, npol, max_steps)
+    r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=npol, seed=seed, log=log, callback=cb, **dsrl)
     cost = time.time() - t0 - cb.seconds; npol = r['npol']; save_noise_policy(npol, out/'dsrl_noise_policy')
     res['dsrl'] = ms(base, noise_fn(npol, deterministic=False, seed=seed)) | dict(curve=r['curve'], compute_s=cost)
     mean = evaluate_real(base, n_real, tuple(families), max_steps=max_steps, use_state=False, noise_fn=noise_fn(npol))['all']   # control: the mean noise
