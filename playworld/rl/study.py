@@ -208,12 +208,12 @@ def rl_experiment(demos:list,             # list[Episode] scripted demos (with s
     if dyna: res['dyna'] = dyna_iteration(base, npol, wm, judge, demos, starts, out/'dyna', families, dsrl, n_real, n_imagined, max_steps, seed=seed, log=log, **dyna); save()
     # before/after strips of one layout: the first final-evaluation layout, real frames of every arm
     f0 = families[0]
-    arms = ((base, None), (g, None), (base, noise_fn(npol, False, seed)), (more, None))   # base, grpo, dsrl, bc_more
-    rows = [_strip(p, f0, 90_000, nf, max_steps) for p, nf in arms]
+    arms = lambda: ((base, None), (g, None), (base, noise_fn(npol, False, seed)), (more, None))   # base, grpo, dsrl, bc_more (a fresh DSRL sampler each time)
+    rows = [_strip(p, f0, 90_000, nf, max_steps) for p, nf in arms()]
     save_png(frame_strip([r[::4] for r in rows]), out/'strip_real.png'); res['strip_rows'] = ['base', 'grpo', 'dsrl', 'bc_more']
     # ...and the same start imagined in the world model by each arm
     s0 = paired_starts(1, (f0,), 90_000, wm.config.n_ctx, wm.config.size)
-    im = [imagined_success(p, wm, judge, s0, nf, max_steps, seed=seed, return_frames=True)['frames'][0] for p, nf in arms]
+    im = [imagined_success(p, wm, judge, s0, nf, max_steps, seed=seed, return_frames=True)['frames'][0] for p, nf in arms()]
     save_png(frame_strip([r[::4] for r in im]), out/'strip_imagined.png')
     save(); return res
 
