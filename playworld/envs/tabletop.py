@@ -17,9 +17,9 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R', 'STEP_M', 'SUBSTEPS', 'HAND_LO', 'HAND_HI', 'HOME',
-           'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'PUSH_DIRS', 'PUSH_DIST',
+           'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'PUSH_DIRS', 'PUSH_DIST',
            'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES', 'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M', 'TOPPLE_DEG',
-           'MISS_GAP', 'DROP_M', 'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'TabletopEnv',
+           'MISS_GAP', 'DROP_M', 'Scene', 'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'TabletopEnv',
            'check_action', 'Expert', 'expert_rollout', 'register_envs']
 
 # %% ../../nbs/10_envs.tabletop.ipynb #686fd0dc
@@ -39,14 +39,60 @@ GRASP_Z, CARRY_Z = 0.485, 0.575               # hand heights to grasp at / carry
 GRIP_OPEN, GRIP_CLOSED = 0.02, -0.028         # finger slide targets, m
 
 # %% ../../nbs/10_envs.tabletop.ipynb #3494a671
+SHAPES = ('box', 'cylinder', 'prism')   # block shapes: cube, upright cylinder, upright hexagonal prism (same width and height)
+
+@dataclass(frozen=True)
+class Scene:
+    "Appearance and physics of the tabletop; `Scene()` is the real scene. ValueError names a bad field."
+    shapes:tuple = ('box', 'box', 'box')   # shape per block slot (`BLOCKS` order), each one of `SHAPES`
+    colors:tuple = tuple(COLORS[b] for b in BLOCKS)  # RGB per block slot: 'r g b' strings or 3-tuples, in [0, 1]
+    friction:float = 1.2                   # sliding friction of blocks, table and bowl (fingers keep 2.0), no unit
+    block_mass:float = 0.05                # mass of each block, kg
+    table_rgb:tuple = ((0.55, 0.45, 0.35), (0.5, 0.4, 0.3))   # the table's two checker colours, RGB in [0, 1]
+    ambient:float = 0.45                   # headlight ambient intensity, in [0, 1]
+    camera_shift:tuple = (0., 0., 0.)      # (3,) offset of the `top` camera position, m
+    fovy:float = 28.                       # `top` camera vertical field of view, degrees
+    def __post_init__(self):
+        n = len(BLOCKS)
+        if len(self.shapes) != n or (bad := [x for x in self.shapes if x not in SHAPES]):
+            raise ValueError(f"shapes must be {n} of {SHAPES}, got {self.shapes!r}")
+        cols = [np.array(c.split() if isinstance(c, str) else c, float) for c in self.colors] if len(self.colors) == n else []
+        if len(cols) != n or any(c.shape != (3,) or not ((0 <= c) & (c <= 1)).all() for c in cols):
+            raise ValueError(f"colors must be {n} RGB triples in [0, 1], got {self.colors!r}")
+        for k, lo, hi in (('friction', 0.05, 5), ('block_mass', 0.005, 2), ('ambient', 0, 1), ('fovy', 10, 90)):
+            if not lo <= getattr(self, k) <= hi: raise ValueError(f"{k} must be in [{lo}, {hi}], got {getattr(self, k)!r}")
+        if np.shape(self.camera_shift) != (3,) or np.abs(self.camera_shift).max() > 0.2:
+            raise ValueError(f"camera_shift must be 3 offsets of at most 0.2 m, got {self.camera_shift!r}")
+        if np.shape(self.table_rgb) != (2, 3): raise ValueError(f"table_rgb must be two RGB triples, got {self.table_rgb!r}")
+
+# %% ../../nbs/10_envs.tabletop.ipynb #dfbadeed
+def _rgb(c)->str: return c if isinstance(c, str) else ' '.join(f'{float(x):.3f}' for x in c)
+
+def _block_geom(name:str, shape:str, rgb, half:float)->str:
+    "MJCF geom of one block: a box, an upright cylinder or an upright hexagonal prism, all 2·`half` wide and tall."
+    g = dict(box=f'type="box" size="{half} {half} {half}"', cylinder=f'type="cylinder" size="{half} {half}"',
+             prism='type="mesh" mesh="hexprism"')[shape]
+    return f'<geom name="{name}" class="block" {g} rgba="{_rgb(rgb)} 1"/>'
+
+def _hexprism(half:float)->str:
+    "Vertices of an upright hexagonal prism whose flat-to-flat width and height are 2·`half` (MJCF mesh, convex)."
+    r = half / np.cos(np.pi / 6)                               # circumradius for apothem `half`, m
+    a = np.pi / 6 + np.pi / 3 * np.arange(6)                   # flats face ±x, so the fingers close on two faces
+    return ' '.join(f'{r*np.cos(t):.5f} {r*np.sin(t):.5f} {z:.5f}' for z in (-half, half) for t in a)
+
 def tabletop_xml(half:float=HALF,    # block half size, m
-                 bowl_r:float=BOWL_R # bowl wall radius, m
+                 bowl_r:float=BOWL_R, # bowl wall radius, m
+                 scene:Scene|None=None, # appearance and physics (default: `Scene()`, the real tabletop)
+                 extra:str=''        # MJCF inserted at the end of <worldbody> (e.g. a cloth), or ''
                 )->str:              # MJCF model text
     "The tabletop scene as an MJCF string (renders without shadows or multisampling)."
+    sc = Scene() if scene is None else scene
+    cam = np.array([0, -0.38, 1.33]) + np.asarray(sc.camera_shift)
+    (t1, t2) = sc.table_rgb
     walls = ''.join(f'<geom class="bowlwall" pos="{bowl_r*np.cos(a):.4f} {bowl_r*np.sin(a):.4f} 0.03" euler="0 0 {a:.4f}"/>'
                     for a in 2*np.pi*np.arange(10)/10)
     blocks = '\n    '.join(f'<body name="{n}" pos="{-0.1+0.1*i} 0 {TABLE_Z+half}"><freejoint/>'
-                           f'<geom name="{n}" class="block" rgba="{COLORS[n]} 1"/></body>' for i, n in enumerate(BLOCKS))
+                           f'{_block_geom(n, sc.shapes[i], sc.colors[i], half)}</body>' for i, n in enumerate(BLOCKS))
     plate = (f'<body name="plate" pos="-0.15 0.1 {TABLE_Z}"><geom name="plate" type="cylinder" pos="0 0 0.001" '
              f'size="{PLATE_R} 0.001" rgba="0.97 0.97 0.97 1" contype="0" conaffinity="0"/></body>')
     return f'''<mujoco model="playworld_tabletop">
@@ -55,23 +101,24 @@ def tabletop_xml(half:float=HALF,    # block half size, m
   <visual>
     <global offwidth="64" offheight="64"/>
     <quality shadowsize="0" offsamples="0"/>
-    <headlight ambient="0.45 0.45 0.45" diffuse="0.5 0.5 0.5" specular="0.1 0.1 0.1"/>
+    <headlight ambient="{sc.ambient} {sc.ambient} {sc.ambient}" diffuse="0.5 0.5 0.5" specular="0.1 0.1 0.1"/>
   </visual>
   <default>
-    <geom friction="1.2 0.01 0.001" solref="0.01 1" solimp="0.95 0.99 0.001"/>
-    <default class="block"><geom type="box" size="{half} {half} {half}" mass="0.05" condim="4"/></default>
+    <geom friction="{sc.friction} 0.01 0.001" solref="0.01 1" solimp="0.95 0.99 0.001"/>
+    <default class="block"><geom mass="{sc.block_mass}" condim="4"/></default>
     <default class="bowlwall"><geom type="box" size="0.008 {bowl_r*np.tan(np.pi/10)+0.002:.4f} 0.03" rgba="0.95 0.8 0.25 1"/></default>
     <default class="finger"><geom type="box" size="0.006 0.015 0.035" rgba="0.15 0.15 0.15 1" mass="0.05" friction="2 0.01 0.001" condim="4"/></default>
   </default>
   <asset>
-    <texture name="grid" type="2d" builtin="checker" rgb1="0.55 0.45 0.35" rgb2="0.5 0.4 0.3" width="64" height="64"/>
+    <texture name="grid" type="2d" builtin="checker" rgb1="{_rgb(t1)}" rgb2="{_rgb(t2)}" width="64" height="64"/>
     <material name="table" texture="grid" texrepeat="4 4" reflectance="0"/>
+    <mesh name="hexprism" vertex="{_hexprism(half)}"/>
   </asset>
   <worldbody>
     <light name="sun" directional="true" pos="0 0 2" dir="0.2 0.3 -1" diffuse="0.6 0.6 0.6" castshadow="false"/>
     <geom name="floor" type="plane" size="2 2 0.01" rgba="0.3 0.3 0.35 1"/>
     <geom name="table" type="box" pos="0 0 {TABLE_Z-0.02}" size="0.4 0.4 0.02" material="table"/>
-    <camera name="top" pos="0 -0.38 1.33" xyaxes="1 0 0 0 0.906 0.423" fovy="28"/>
+    <camera name="top" pos="{cam[0]:.4f} {cam[1]:.4f} {cam[2]:.4f}" xyaxes="1 0 0 0 0.906 0.423" fovy="{sc.fovy}"/>
     <camera name="front" pos="0 -0.9 0.8" xyaxes="1 0 0 0 0.45 0.9" fovy="50"/>
     <body name="mocap" mocap="true" pos="{HOME[0]} {HOME[1]} {HOME[2]}"/>
     <body name="hand" pos="{HOME[0]} {HOME[1]} {HOME[2]}" gravcomp="1">
@@ -92,6 +139,7 @@ def tabletop_xml(half:float=HALF,    # block half size, m
       {walls}
     </body>
     {plate}
+    {extra}
   </worldbody>
   <equality><weld body1="mocap" body2="hand" solref="0.01 1"/></equality>
   <contact><exclude body1="hand" body2="finger_l"/><exclude body1="hand" body2="finger_r"/></contact>
@@ -165,7 +213,8 @@ class TabletopEnv(gym.Env):
                  max_steps:int=60,        # steps before `truncated`
                  camera:str='top',        # one of `CAMERAS`
                  seed:int|None=None,      # seeds the layout/task RNG (reset(seed=...) reseeds)
-                 render_mode:str='rgb_array'):
+                 render_mode:str='rgb_array',
+                 scene:Scene|None=None):  # appearance and physics (default: `Scene()`, the real tabletop)
         if not isinstance(size, (int, np.integer)) or size < 16: raise ValueError(f"size must be an int >= 16, got {size!r}")
         if camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
         if render_mode != 'rgb_array': raise ValueError(f"render_mode must be 'rgb_array', got {render_mode!r}")
@@ -173,8 +222,10 @@ class TabletopEnv(gym.Env):
         if task is not None and task not in TASK_FAMILIES:
             if ' ' not in task.strip(): raise ValueError(f"unknown task family {task!r}; expected one of {list(TASK_FAMILIES)} or an instruction")
             parse_instruction(task)
+        if scene is not None and not isinstance(scene, Scene): raise TypeError(f"scene must be a Scene or None, got {type(scene).__name__}")
         self.size, self.task_spec, self.max_steps, self.camera, self.render_mode = int(size), task, int(max_steps), camera, render_mode
-        self.model = m = mujoco.MjModel.from_xml_string(tabletop_xml())
+        self.scene = Scene() if scene is None else scene
+        self.model = m = mujoco.MjModel.from_xml_string(self._xml())
         m.vis.global_.offwidth = m.vis.global_.offheight = self.size
         self.data = mujoco.MjData(m)
         self.renderer = mujoco.Renderer(m, self.size, self.size)
@@ -192,6 +243,13 @@ class TabletopEnv(gym.Env):
         if seed is not None: self._np_random, _ = gym.utils.seeding.np_random(seed)
         self.task, self._grip, self._steps, self._start, self._prev = None, False, 0, {}, None
         self._layout()
+
+@patch
+def _xml(self:TabletopEnv)->str:
+    "The MJCF this env is built from (`tabletop_xml` of its scene); a subclass adding bodies (a cloth) overrides it."
+    return tabletop_xml(scene=self.scene)
+
+
 
 # %% ../../nbs/10_envs.tabletop.ipynb #63b9b96c
 @patch

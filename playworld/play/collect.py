@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 from tqdm.auto import tqdm
 from ..core import Episode
-from ..envs.tabletop import (TabletopEnv, Expert, BLOCKS, TASK_FAMILIES, GRASP_Z, TABLE_Z, parse_instruction)
+from ..envs.tabletop import (TabletopEnv, Expert, BLOCKS, TASK_FAMILIES, GRASP_Z, TABLE_Z, parse_instruction, Scene)
 
 # %% auto #0
 __all__ = ['Proposer', 'NoisyExecutor', 'EventTracker', 'rollout', 'scene_ok', 'collect_play', 'collect_demos']
@@ -119,12 +119,13 @@ def collect_play(n_episodes:int,              # number of attempts
                  progress:bool=True,          # tqdm progress bar
                  proposer:Proposer|None=None, # default Proposer()
                  executor:NoisyExecutor|None=None, # default NoisyExecutor()
-                 min_instructions:int=3       # re-layout below this many possible instructions
+                 min_instructions:int=3,      # re-layout below this many possible instructions
+                 scene:Scene|None=None        # tabletop appearance and physics (default: the real scene)
                 )->list:                      # list[Episode], source 'play'
     "Reset-free autonomous play: propose, attempt, judge; one Episode per attempt."
     if not isinstance(n_episodes, (int, np.integer)) or n_episodes < 0: raise ValueError(f"n_episodes must be an int >= 0, got {n_episodes!r}")
     rng, proposer, executor = np.random.default_rng(seed), proposer or Proposer(), executor or NoisyExecutor()
-    env, eps = TabletopEnv(size=size, max_steps=max_steps, seed=seed), []
+    env, eps = TabletopEnv(size=size, max_steps=max_steps, seed=seed, scene=scene), []
     env.reset(seed=seed)
     for _ in tqdm(range(n_episodes), disable=not progress, desc='play'):
         if not scene_ok(env, min_instructions): env.reset()
@@ -141,10 +142,11 @@ def collect_demos(n_episodes:int,           # number of successful demos wanted
                   max_steps:int=60,         # steps per attempt
                   task:str|None=None,       # None: families in turn; else a family or an instruction
                   progress:bool=True,       # tqdm progress bar
-                  max_tries:int|None=None   # give up after this many attempts (default 2 * n_episodes + 10)
+                  max_tries:int|None=None,  # give up after this many attempts (default 2 * n_episodes + 10)
+                  scene:Scene|None=None     # tabletop appearance and physics (default: the real scene)
                  )->list:                   # list[Episode], source 'demo', all successful
     "Expert demonstrations from fresh layouts; only successful attempts are kept."
-    env, eps, tries = TabletopEnv(size=size, max_steps=max_steps, task=task, seed=seed), [], 0
+    env, eps, tries = TabletopEnv(size=size, max_steps=max_steps, task=task, seed=seed, scene=scene), [], 0
     max_tries = 2 * n_episodes + 10 if max_tries is None else max_tries
     fams = list(TASK_FAMILIES)
     with tqdm(total=n_episodes, disable=not progress, desc='demos') as bar:
