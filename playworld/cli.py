@@ -32,6 +32,20 @@ def _cmd_run(a):
                 print(f"  warning: the {d} world model does not beat the baselines at horizon {h}: train it longer (playworld train --resume)")
     print(f"report: {os.path.join(os.path.abspath(a.out), 'report.html')}")
 
+def _cmd_experiment(a):
+    "playworld experiment: some of issue #11's experiments alone, as stage notebooks, into --out (with a report)."
+    from playworld.pipeline import experiment_plan, run_stages, DISK_NEEDS_MB
+    over = {}
+    for kv in a.set or []:
+        if '=' not in kv or '.' not in kv.split('=', 1)[0]: raise ValueError(f"--set {kv!r}: expected EXPERIMENT.PARAMETER=VALUE, e.g. cloth.episodes=10")
+        k, v = kv.split('=', 1); e, prm = k.strip().split('.', 1); over.setdefault(e, {})[prm] = _parse_value(v.strip())
+    keys = [k.strip() for k in a.names.split(',') if k.strip()]
+    if (extra := set(over) - set(keys)): raise ValueError(f"--set names experiments {sorted(extra)} that are not run ({keys})")
+    out = run_stages(experiment_plan(keys, a.profile, over), a.out, f'experiments-{a.profile}', DISK_NEEDS_MB['quick'], force=a.force, log_output=a.log_output)
+    m = json.loads((out/'metrics.json').read_text())['tabletop']
+    for k in keys: print(f"{k}: {out/'metrics'/f'tabletop.{k}.json'} ({len(json.dumps(m.get(k, {})))} bytes)")
+    print(f"report: {out/'report.html'}")
+
 # %% ../nbs/99_cli.ipynb #469cbb66
 def _parse_value(v:str):
     "A --set value: JSON when it parses (numbers, lists, true/false), else the plain string."
@@ -124,6 +138,14 @@ def build_parser()->argparse.ArgumentParser:
     r.add_argument('--force', action='store_true', help='re-run stages already done in DIR')
     r.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
     r.set_defaults(func=_cmd_run)
+    x = sub.add_parser('experiment', help="issue #11's experiments alone (cloth, objects, sources, ttrl, simgap, variability) into --out, with a report")
+    x.add_argument('names', help='comma-separated experiment keys, e.g. cloth,simgap')
+    x.add_argument('--out', required=True, help='run folder DIR (a pipeline run folder is reused: its data and models are read)')
+    x.add_argument('--profile', choices=['smoke', 'standard', 'full'], default='standard', help="whose parameters the experiments get")
+    x.add_argument('--set', action='append', metavar='EXP.PARAM=VALUE', help='override one stage parameter, e.g. --set cloth.episodes=10 (repeatable)')
+    x.add_argument('--force', action='store_true', help='re-run stages already done in DIR')
+    x.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
+    x.set_defaults(func=_cmd_experiment)
     t = sub.add_parser('train', help='train a world model on an episode store (resumable; works under `accelerate launch`)')
     t.add_argument('--data', required=True, help='LeRobot v3 episode store (e.g. DIR/data/tabletop of a run)')
     t.add_argument('--out', required=True, help='output folder: model/, checkpoint/, train_history.json, split.json')

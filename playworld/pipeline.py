@@ -12,8 +12,8 @@ import playworld
 from .core import atomic_write, check_writable
 
 # %% auto #0
-__all__ = ['PROFILES', 'DATASETS', 'DISK_NEEDS_MB', 'study_plan', 'stage_plan', 'StageFailed', 'stages_dir', 'run_stages',
-           'run_pipeline']
+__all__ = ['PROFILES', 'EXPERIMENTS', 'DATASETS', 'DISK_NEEDS_MB', 'study_plan', 'stage_plan', 'experiment_plan', 'StageFailed',
+           'stages_dir', 'run_stages', 'run_pipeline']
 
 # %% ../nbs/90_pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
@@ -64,6 +64,16 @@ PROFILES = {
         rl=dict(_RL, families=['lift', 'pick_place', 'push'], bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256, store_starts=256,
                 n_real=200, n_imagined=200, curve_every=10, curve_real=50, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50)),
 }
+_EXPERIMENT_PARAMS = dict(smoke={}, standard={}, full={})   # profile -> experiment key -> stage parameters (filled below)
+# issue #11, the rest of the papers' experiments: one stage notebook each, run after the others; each writes
+# DIR/metrics/tabletop.<key>.json and the report draws it with the section function named here (module:function)
+EXPERIMENTS = dict(cloth=('55_cloth.ipynb', 'playworld.envs.cloth:cloth_section'),
+                   objects=('60_objects.ipynb', 'playworld.eval.objects:objects_section'),
+                   sources=('65_sources.ipynb', 'playworld.play.sources:sources_section'),
+                   ttrl=('70_ttrl.ipynb', 'playworld.rl.testtime:ttrl_section'),
+                   simgap=('75_simgap.ipynb', 'playworld.rl.simgap:simgap_section'),
+                   variability=('80_variability.ipynb', 'playworld.eval.variability:variability_section'))
+for _p, _x in _EXPERIMENT_PARAMS.items(): PROFILES[_p]['experiments'] = _x
 DATASETS = ('tabletop', 'bridge')
 DISK_NEEDS_MB = dict(smoke=50, quick=400, standard=1000, full=8000)   # free space a run needs, MiB (measured: quick 136 MiB)
 
@@ -96,8 +106,20 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
     if (st := p.get('study')): plan += study_plan(st['budgets'], train=st['train'], evaluate=st['evaluate'])[:-1]
     if 'rl' in p: plan += [('rl', '50_rl.ipynb', p['rl'])]
+    plan += [(k, EXPERIMENTS[k][0], v) for k, v in p.get('experiments', {}).items()]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan
+
+def experiment_plan(keys:list,            # experiment keys, some of `EXPERIMENTS`
+                    profile:str='standard', # the profile whose parameters they get
+                    overrides:dict|None=None # key -> {parameter: value} replacing the profile's
+                   )->list:               # [(stage, notebook, parameters)]: the experiments, then the report
+    "The stages of some of issue #11's experiments alone (`playworld experiment`); ValueError for an unknown key or profile."
+    if profile not in PROFILES: raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
+    if not keys or (bad := [k for k in keys if k not in EXPERIMENTS]): raise ValueError(f"unknown experiments {list(keys)!r}; expected some of {list(EXPERIMENTS)}")
+    ex = PROFILES[profile].get('experiments', {})
+    plan = [(k, EXPERIMENTS[k][0], dict(ex.get(k, {}), **(overrides or {}).get(k, {}))) for k in keys]
+    return plan + [('report', '90_report.ipynb', dict(profile='experiments'))]
 
 # %% ../nbs/90_pipeline.ipynb #54cd00a9
 class StageFailed(RuntimeError):

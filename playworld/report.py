@@ -126,6 +126,18 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      + "<p>...and imagined in the world model from its first frame:</p>" + _img(out/'figures'/'rl_strip_imagined.png'))
     return parts
 
+def _experiment_sections(t:dict, # metrics['tabletop']
+                         out:Path # run folder
+                        )->list: # HTML parts, one per experiment of issue #11 the run has (`pipeline.EXPERIMENTS` order)
+    "The experiments' own report sections: each module draws its `tabletop.<key>` results (tables with intervals, figures)."
+    import importlib
+    from playworld.pipeline import EXPERIMENTS
+    parts = []
+    for k, (_, fn) in EXPERIMENTS.items():
+        if isinstance(t.get(k), dict):
+            mod, name = fn.split(':'); parts.append(getattr(importlib.import_module(mod), name)(t[k], out))
+    return parts
+
 # %% ../nbs/91_report.ipynb #231438a5
 def write_report(out:str|Path, # run folder DIR
                  metrics:dict  # from `build_metrics`
@@ -152,6 +164,7 @@ def write_report(out:str|Path, # run folder DIR
         for t, rt in sorted(r.get('per_task', {}).items()):
             if len(r['per_task']) > 1: parts.append(f'<h3>{d} / {html.escape(t)}</h3>{_table(rt)}')
     parts += _evaluation_sections(metrics.get('tabletop', {}), out)
+    parts += _experiment_sections(metrics.get('tabletop', {}), out)
     if datasets: parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
     st = metrics.get('stage_seconds', {})
     parts.append('<h2>Stages</h2><table><tr><th>stage</th><th>seconds</th><th>executed notebook</th></tr>' + ''.join(
