@@ -290,9 +290,9 @@ def __call__(self:FoldExpert, env:ClothTabletopEnv)->np.ndarray: # (4,) float32 
         f, r = (self.g + self.goal) / 2, np.linalg.norm(self.goal - self.g) / 2          # fold line centre, half width
         u = (self.goal - self.g) / max(2 * r, 1e-6)
         way = lambda th: np.r_[f - 0.92 * r * np.cos(th) * u, gz + 0.004 + 0.92 * r * np.sin(th)]
-        while self.th < np.pi and np.linalg.norm(way(self.th) - h) < 0.012: self.th = min(np.pi, self.th + 0.15)
+        while self.th < np.pi and np.linalg.norm(way(self.th) - h) < 0.015: self.th = min(np.pi, self.th + 0.15)
         if self.release_at is not None and self.th >= self.release_at * np.pi: self._to('open')
-        elif self.th >= np.pi and np.linalg.norm(way(np.pi) - h) < 0.008: self._to('open')
+        elif self.th >= np.pi and np.linalg.norm(way(np.pi) - h) < 0.012: self._to('open')
         elif not env._picked.any(): self._to('open')                             # the cloth slipped away
         else: return self._go(env, way(self.th), True)
     if self.phase == 'open' and self.t <= 3: return self._go(env, h, False)
