@@ -1,0 +1,54 @@
+"""The cloth stage (nbs/stages/55_cloth.ipynb) with the smoke parameters through papermill: the metrics JSON, the store
+and the figures it writes, with values checked (counts as asked, rates inside their Wilson intervals, the expert folds);
+and bad parameters failing in the first cell after the parameters, naming the parameter."""
+import json, os, subprocess, sys, time
+from pathlib import Path
+import nbformat, pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NB = ROOT/'nbs'/'stages'/'55_cloth.ipynb'
+PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
+ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
+       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
+SMOKE = dict(episodes=2, noise_levels=[0.0, 0.8], max_steps=50, bench_seconds=1.0, seed=0)
+
+def papermill(out, *args, timeout=240):
+    return subprocess.run([*PAPERMILL, str(NB), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+def test_cloth_stage_smoke(tmp_path):
+    t0 = time.time()
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), '-p', 'episodes', '2', '-y', 'noise_levels: [0.0, 0.8]',
+                  '-p', 'max_steps', '50', '-p', 'bench_seconds', '1.0')
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = json.loads((tmp_path/'run'/'metrics'/'tabletop.cloth.json').read_text())
+    assert {'levels', 'fps', 'n_episodes', 'frames', 'store', 'config', 'per_episode', 'wall_s'} <= set(m)
+    assert [l['noise'] for l in m['levels']] == [0.0, 0.8] and m['n_episodes'] == 4
+    for l in m['levels']:
+        assert l['n'] == 2 and 0 <= l['successes'] <= 2 and l['ci'][0] <= l['success_rate'] <= l['ci'][1]
+        assert set(l['events']) == {'grasped_edge', 'grasped_inner', 'missed_grasp', 'released', 'slipped', 'folded'}
+        assert l['events']['folded'] == l['successes']            # 'folded' fires once per successful episode
+    assert m['levels'][0]['successes'] == 2                       # the expert folds both towels
+    f = m['fps']
+    assert f['tabletop_fps'] > 0 and f['cloth_fps'] > 0 and abs(f['slowdown'] - f['tabletop_fps'] / f['cloth_fps']) < 0.02
+    from playworld.data.store import EpisodeStore
+    s = EpisodeStore(tmp_path/'run'/'cloth'/'data')
+    assert len(s) == 4
+    e = s.load(0)
+    assert e.frames.shape[1:] == (64, 64, 3) and e.state.shape[1] == 5 and e.instruction.startswith('fold the towel from')
+    assert sum(len(s.load(i)) for i in range(4)) == m['frames']
+    for p in ('cloth_strip.png', 'cloth_rates.png', 'cloth_fps.png'): assert (tmp_path/'run'/'figures'/p).stat().st_size > 1000
+    from playworld.envs.cloth import cloth_section
+    h = cloth_section(m, tmp_path/'run')
+    assert h.startswith('<h2>') and 'data:image/png;base64' in h and 'missing figure' not in h
+    assert time.time() - t0 < 120
+
+@pytest.mark.parametrize('args,expect', [(['-p', 'episodes', '0'], 'episodes=0'), (['-y', 'noise_levels: [-1]'], 'noise_levels=[-1]'),
+                                         (['-p', 'bench_seconds', '0'], 'bench_seconds=0')])
+def test_cloth_stage_bad_parameters(args, expect, tmp_path):
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=120)
+    assert r.returncode != 0 and 'ValueError' in r.stderr and expect in r.stderr, r.stderr[-2000:]
+    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
+    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
+    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+    assert errs == [i + 1]
+    assert not (tmp_path/'run'/'metrics').exists()
