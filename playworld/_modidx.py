@@ -649,6 +649,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                        'playworld.rl.testtime.adapt': ('rl.testtime.html#adapt', 'playworld/rl/testtime.py'),
                                        'playworld.rl.testtime.check_fresh_layouts': ( 'rl.testtime.html#check_fresh_layouts',
                                                                                       'playworld/rl/testtime.py'),
+                                       'playworld.rl.testtime.default_policy': ( 'rl.testtime.html#default_policy',
+                                                                                 'playworld/rl/testtime.py'),
                                        'playworld.rl.testtime.paired_bootstrap': ( 'rl.testtime.html#paired_bootstrap',
                                                                                    'playworld/rl/testtime.py'),
                                        'playworld.rl.testtime.real_in_layout': ( 'rl.testtime.html#real_in_layout',

@@ -18,8 +18,8 @@ from .study import paired_starts, imagined_success
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
-__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'check_fresh_layouts', 'real_in_layout', 'shuffled_judge', 'adapt',
-           'paired_bootstrap', 'summarize', 'ttrl_experiment', 'ttrl_figure', 'ttrl_section']
+__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'default_policy', 'check_fresh_layouts', 'real_in_layout',
+           'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize', 'ttrl_experiment', 'ttrl_figure', 'ttrl_section']
 
 # %% ../../nbs/65_rl.testtime.ipynb #52850b5c
 USED_LAYOUT_SEEDS = {   # use -> (first, last) layout seed, inclusive
@@ -35,6 +35,12 @@ USED_LAYOUT_SEEDS = {   # use -> (first, last) layout seed, inclusive
     'judge training: graded policies (seed*100 003 + 1000 j + i + 1)': (100_000, 110_999),
 }
 FIRST_LAYOUT = 200_000   # test-time RL layouts: FIRST_LAYOUT, FIRST_LAYOUT + 1, ...
+
+def default_policy()->Path|None:
+    "The BC `lift` policy shipped in `data_samples/rl_lift/base_policy` (None when the package is not installed from a checkout)."
+    import playworld
+    p = Path(playworld.__file__).resolve().parent.parent/'data_samples'/'rl_lift'/'base_policy'
+    return p if (p/'config.json').exists() else None
 
 def check_fresh_layouts(seeds,                     # layout seeds (ints)
                         used:dict=USED_LAYOUT_SEEDS, # use -> (first, last)
