@@ -234,7 +234,7 @@ def ttrl_figure(m:dict,           # `ttrl_experiment` result or the tabletop.ttr
         ax.set_xticks(x, [f"{l['seed']}\n{l['instruction'].replace('lift the ', '')}" for l in lay] + ['pooled'], fontsize=7)
         ax.axvline(len(lay) - 0.5, color='k', lw=0.5); ax.set_ylim(-0.03, 1.03); ax.grid(axis='y', alpha=0.3)
         ch = m['pooled']['change' if kind == 'real' else 'imagined_change'].get('after')
-        t = f"{kind} success" + (f": change {ch['change']:+.2f} [{ch['ci_low']:+.2f}, {ch['ci_high']:+.2f}]" if ch else '')
+        t = f"{kind} success" + (f"; after − before {ch['change']:+.2f} [{ch['ci_low']:+.2f}, {ch['ci_high']:+.2f}]" if ch else '')
         ax.set_title(t, fontsize=9)
     axs[0].set_ylabel('success rate'); axs[0].legend(fontsize=7, loc='upper left')
     fig.tight_layout()
