@@ -19,7 +19,8 @@ from ..wm.env import WorldModelEnv
 
 # %% auto #0
 __all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'default_policy', 'check_fresh_layouts', 'real_in_layout',
-           'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize', 'ttrl_experiment', 'ttrl_figure', 'ttrl_section']
+           'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize', 'ttrl_experiment', 'ttrl_figure', 'ttrl_section',
+           'run_ttrl', 'add_ttrl_parser']
 
 # %% ../../nbs/65_rl.testtime.ipynb #52850b5c
 USED_LAYOUT_SEEDS = {   # use -> (first, last) layout seed, inclusive
@@ -270,3 +271,49 @@ def ttrl_section(m:dict,   # the content of DIR/metrics/tabletop.ttrl.json
             f"<table border=1 cellpadding=3 style='border-collapse:collapse'>{head}{rows}</table><ul>{chg}</ul>{jd}"
             + _img(out/'figures'/'ttrl.png') + f"<p>Real frames of layout {m.get('strip', {}).get('layout', '')}, rows {', '.join(m.get('strip', {}).get('rows', []))} (every 4th frame):</p>"
             + _img(out/'figures'/'ttrl_strip.png'))
+
+# %% ../../nbs/65_rl.testtime.ipynb #8423f2f1
+def run_ttrl(out,                      # output folder (ttrl.json, strips, ttrl.png)
+             checkpoint='shipped',     # world-model folder, or 'shipped' (data_samples/tabletop_wm)
+             judge='',                 # judge callable, folder, 'module:function', or '' (the shipped judge)
+             policy='',                # BC policy folder ('' : data_samples/rl_lift/base_policy)
+             n_layouts:int=4, first_layout:int=FIRST_LAYOUT, **kw, # `ttrl_experiment` keywords (family, method, rl, n_real, ...)
+            )->dict:                   # `ttrl_experiment`'s result
+    "Load the artefacts and run `ttrl_experiment`, writing out/ttrl.json and out/ttrl.png; FileNotFoundError naming a missing checkpoint."
+    from playworld.wm.bench import default_checkpoint
+    from playworld.wm.model import load_world_model
+    from playworld.rl.policy import load_policy
+    from playworld.rl.run import _judge
+    ck = default_checkpoint() if checkpoint == 'shipped' else Path(checkpoint)
+    if ck is None or not (Path(ck)/'config.json').exists(): raise FileNotFoundError(f"no world model at {checkpoint!r} (a folder with config.json, or 'shipped')")
+    pp = policy or default_policy()
+    if pp is None: raise FileNotFoundError("no policy given and no shipped data_samples/rl_lift/base_policy: pass --policy")
+    pol = load_policy(pp)
+    wm = load_world_model(ck, expect=dict(size=pol.config.size, action_dim=pol.config.action_dim)).eval()
+    res = ttrl_experiment(pol, wm, _judge(judge), range(first_layout, first_layout + n_layouts), out, **kw)
+    ttrl_figure(res, Path(out)/'ttrl.png')
+    return res
+
+def _cmd_ttrl(a):
+    rl = dict(n_updates=a.updates, groups=a.groups, G=a.G, steps=a.steps) | (dict(lr=a.lr) if a.lr else {})
+    res = run_ttrl(a.out, a.checkpoint, a.judge, a.policy, a.layouts, a.first_layout, family=a.family, method=a.method, rl=rl,
+                   n_real=a.n_real, n_imagined=a.n_imagined, control=not a.no_control, max_steps=a.max_steps, seed=a.seed, log=None if a.quiet else print)
+    print(json.dumps(dict(layouts=res['config']['layouts'], real={k: v['rate'] for k, v in res['pooled']['real'].items()},
+                          change={k: v for k, v in res['pooled']['change'].items()})))
+
+def add_ttrl_parser(sub): # the `add_subparsers()` object of the playworld parser
+    "Add `ttrl`: test-time RL from the first frame of fresh layouts, real success before/after (--out DIR [...])."
+    c = sub.add_parser('ttrl', help='test-time RL from one frame: adapt the policy in the world model per fresh layout, measure real success before/after')
+    c.add_argument('--out', required=True, help='output folder (ttrl.json, ttrl.png, strips)')
+    c.add_argument('--checkpoint', default='shipped', help="world-model folder, or 'shipped'")
+    c.add_argument('--judge', default='', help="judge folder or 'module:function' (default: the shipped judge)")
+    c.add_argument('--policy', default='', help='BC diffusion-policy folder (default: data_samples/rl_lift/base_policy)')
+    c.add_argument('--layouts', type=int, default=4, help='fresh layouts'); c.add_argument('--first-layout', type=int, default=FIRST_LAYOUT)
+    c.add_argument('--family', default='lift', choices=list(TASK_FAMILIES)); c.add_argument('--method', default='dsrl', choices=['dsrl', 'grpo'])
+    c.add_argument('--updates', type=int, default=5); c.add_argument('--groups', type=int, default=1); c.add_argument('--G', type=int, default=8)
+    c.add_argument('--steps', type=int, default=40, help='imagined frames per training rollout'); c.add_argument('--lr', type=float)
+    c.add_argument('--n-real', type=int, default=30); c.add_argument('--n-imagined', type=int, default=8)
+    c.add_argument('--no-control', action='store_true', help='skip the reward-shuffled control')
+    c.add_argument('--max-steps', type=int, default=60); c.add_argument('--seed', type=int, default=0); c.add_argument('--quiet', action='store_true')
+    c.set_defaults(func=_cmd_ttrl)
+    return c
