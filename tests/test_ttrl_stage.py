@@ -1,0 +1,61 @@
+"""The test-time RL stage (nbs/stages/70_ttrl.ipynb) with its smoke parameters through papermill on the shipped world
+model, judge and BC policy: the metrics JSON has the counts asked for and rates inside their intervals, the figures
+exist; bad parameters fail in the first cell after the parameters with a message naming them."""
+import json, os, subprocess, sys, time
+from pathlib import Path
+import nbformat, pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT/'nbs'/'stages'/'70_ttrl.ipynb'
+PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
+ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
+       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
+SMOKE = dict(model='shipped', n_layouts=1, updates=1, group_size=2, rl_steps=8, n_real=2, n_imagined=2, max_steps=16)
+
+def papermill(out, *args, timeout=300):
+    return subprocess.run([*PAPERMILL, str(STAGE), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+def _args(d:dict)->list: return [x for k, v in d.items() for x in ('-p', k, str(v))]
+
+def test_ttrl_stage_smoke(tmp_path):
+    run = tmp_path/'run'
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(run), *_args(SMOKE))
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = json.loads((run/'metrics'/'tabletop.ttrl.json').read_text())
+    assert {'config', 'layouts', 'pooled', 'strip'} <= set(m)
+    assert m['config']['layouts'] == [200000] and m['config']['method'] == 'dsrl' and m['config']['n_real'] == 2
+    (lay,) = m['layouts']
+    assert lay['seed'] == 200000 and lay['instruction'].startswith('lift the ')
+    for a in ('before', 'after', 'control'):
+        for kind, n in (('real', 2), ('imagined', 2)):
+            r_ = lay[kind][a]
+            assert r_['n'] == n and len(r_['success']) == n and r_['successes'] == sum(r_['success'])
+            assert 0 <= r_['ci_low'] <= r_['rate'] <= r_['ci_high'] <= 1
+        assert m['pooled']['real'][a]['n'] == 2
+    assert len(lay['after_curve']) == 1 and lay['after_curve'][0]['rollouts'] == 2
+    for a in ('after', 'control'):
+        c = m['pooled']['change'][a]
+        assert c['ci_low'] <= c['change'] <= c['ci_high'] and c['n_layouts'] == 1
+        assert abs(c['change'] - (m['pooled']['real'][a]['rate'] - m['pooled']['real']['before']['rate'])) < 1e-9
+    for f in ('ttrl.png', 'ttrl_strip.png', 'ttrl_strip_imagined.png'): assert (run/'figures'/f).stat().st_size > 200, f
+    from playworld.rl.testtime import ttrl_section
+    h = ttrl_section(m, run)
+    assert h.startswith('<h2>') and h.count('data:image/png;base64') == 2 and 'missing figure' not in h
+
+BAD = [  # (papermill args, what the message must name)
+    (['-p', 'group_size', '1'], ['ValueError', 'group_size=1']),
+    (['-p', 'first_layout', '90000'], ['ValueError', 'first_layout=90000', 'not fresh']),
+    (['-p', 'method', 'ppo'], ['ValueError', "method='ppo'"]),
+]
+
+@pytest.mark.parametrize('args,expect', BAD, ids=[b[0][1] for b in BAD])
+def test_ttrl_stage_bad_parameter(args, expect, tmp_path):
+    t0 = time.time()
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), '-p', 'model', 'shipped', *args)
+    assert r.returncode != 0, r.stdout[-2000:]
+    for e in expect: assert e in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
+    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
+    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
+    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    assert time.time() - t0 < 60
