@@ -335,10 +335,11 @@ def evaluate_real(policy:DiffusionPolicy,
                   use_state:bool=True,       # see `PolicyRunner`
                   noise_fn=None,             # see `PolicyRunner`
                   return_episodes:bool=False,
+                  scene=None,                # `Scene` to play in (None: the real tabletop, `Scene()`)
                  )->dict:                    # family -> {n, successes, rate, ci_low, ci_high}; 'all' pooled; 'episodes' if asked
-    "Success rate of the policy in the real `TabletopEnv` per family, with Wilson 95 % intervals; ValueError for an unknown family."
+    "Success rate of the policy in the real `TabletopEnv` (or another `scene`) per family, with Wilson 95 % intervals; ValueError for an unknown family."
     if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {FAMILIES}")
-    env = TabletopEnv(size=policy.config.size, max_steps=max_steps)
+    env = TabletopEnv(size=policy.config.size, max_steps=max_steps, scene=scene)
     eps, ok, fam = [], [], []
     for f in families:
         for i in range(n):
