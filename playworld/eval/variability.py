@@ -6,7 +6,7 @@ MMRV per seed, their spread split into a sampling-seed and a training-seed part.
 
 # %% ../../nbs/57_eval.variability.ipynb #e3fa2226
 from __future__ import annotations
-import base64, copy, html, io, json, time
+import base64, copy, html, io, json, shutil, time
 from pathlib import Path
 import numpy as np
 import torch
@@ -82,7 +82,7 @@ def train_seed_models(episodes:list,        # `Episode`s to train on, the same f
     out, res = Path(out), {}
     for s in seeds:
         cfg = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, warmup_steps=max(1, min(50, steps // 10)), bf16=bf16,
-                          max_seconds=max_seconds, seed=int(s), checkpoint_every=max(steps, 1))
+                          max_seconds=max_seconds, seed=int(s), checkpoint_every=500)
         d = out/f'seed{s}'; h = d/'train_history.json'
         if h.exists() and (d/'run.json').exists() and json.loads((d/'run.json').read_text()) == dict(ident, config=cfg.__dict__):
             r, m = json.loads(h.read_text()), load_world_model(d/'model').eval()
@@ -90,6 +90,7 @@ def train_seed_models(episodes:list,        # `Episode`s to train on, the same f
             if init == 'base': m = copy.deepcopy(base).train()
             else: torch.manual_seed(int(s)); m = type(base).from_config(base.config).train()
             r = train_world_model(m, ds, cfg, d, progress=progress, resume=True); m.eval()
+            if r['stopped_by'] == 'steps': shutil.rmtree(d/'checkpoint', ignore_errors=True)   # done: keep model/ (13 MB), not the optimizer state
             with atomic_write(d/'run.json', 'w') as f: json.dump(dict(ident, config=cfg.__dict__), f)
         res[s] = (m, dict(steps=r['steps'], train_seconds=round(r['train_seconds'], 1), stopped_by=r.get('stopped_by', 'steps'),
                           final_loss=r['history'][-1][1] if r['history'] else float('nan')))
@@ -239,7 +240,7 @@ def save_variability_png(m:dict,       # `variability_metrics` result
         a.errorbar([0], [mt['reference']], [[mt['reference'] - mt['reference_ci'][0]], [mt['reference_ci'][1] - mt['reference']]], fmt='D', color='k', capsize=4)
         for i, kind in enumerate(('sampling', 'training'), 1):
             v = [p[key] for p in m['passes'] if p['kind'] == kind]
-            if v: a.scatter(i + rng.uniform(-0.12, 0.12, len(v)), v, color=cols[kind], alpha=0.8); a.hlines(np.nanmean(v), i - 0.25, i + 0.25, color=cols[kind])
+            if v: a.scatter(i + rng.uniform(-0.12, 0.12, len(v)), v, color=cols[kind], alpha=0.8); a.hlines(spread(v)['mean'], i - 0.25, i + 0.25, color=cols[kind])
         a.set_xticks([0, 1, 2], ['one model\n(bootstrap)', 'sampling\nseeds', 'training ×\nsampling'], fontsize=8); a.set_title(title); a.set_xlim(-0.5, 2.5)
     fig.suptitle(f"{len(rows)} policies × {m['n_episodes']} episodes; {m['n_sample_seeds']} sampling seeds of the base model, "
                  f"{m['n_train_seeds']} training seeds × {m['n_train_sample_seeds']} sampling seeds", fontsize=10)
