@@ -1,0 +1,69 @@
+"""The variability stage (nbs/stages/80_variability.ipynb) with its smoke parameters through papermill: the JSON keys and
+values (counts as asked, rates inside their Wilson intervals, every pass on the same real rollouts), the PNG figure,
+the report section; and bad parameters fail before any heavy work with a message naming them."""
+import json, os, subprocess, sys, time
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT/'nbs'/'stages'/'80_variability.ipynb'
+PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
+ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
+       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
+SMOKE = dict(model='shipped', data_dir='data_samples/tabletop_heldout', policies=['expert-v0', 'random-v0'], n_episodes=1, steps=8,
+             sample_seeds=2, train_seeds=2, train_sample_seeds=1, train_steps=1, train_batch_size=2, n_resamples=100)
+
+def papermill(out, params:dict, timeout=240):
+    args = [a for k, v in params.items() for a in (('-y', f'{k}: {json.dumps(v)}') if isinstance(v, list) else ('-p', k, str(v)))]
+    return subprocess.run([*PAPERMILL, str(STAGE), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+def test_smoke_stage(tmp_path):
+    t0 = time.time()
+    r = papermill(tmp_path/'out.ipynb', dict(SMOKE, out_dir=str(tmp_path/'run')))
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = json.loads((tmp_path/'run'/'metrics'/'tabletop.variability.json').read_text())
+    assert {'policies', 'n_episodes', 'per_policy', 'metrics', 'passes', 'timing', 'config', 'train'} <= set(m)
+    assert m['policies'] == SMOKE['policies'] and m['n_episodes'] == 1
+    assert (m['n_sample_seeds'], m['n_train_seeds'], m['n_train_sample_seeds']) == (2, 2, 1)
+    assert len(m['passes']) == 2 + 2 * 1
+    assert [p['kind'] for p in m['passes']] == ['sampling'] * 2 + ['training'] * 2
+    assert len({p['sample_seed'] for p in m['passes'] if p['kind'] == 'sampling'}) == 2       # distinct sampling seeds
+    for p in m['passes']: assert [len(row) for row in p['pred']] == [1, 1] and set(sum(p['pred'], [])) <= {0, 1}
+    for q in m['per_policy']:
+        assert 0 <= q['real_ci'][0] <= q['real'] <= q['real_ci'][1] <= 1
+        for k in ('sampling', 'training', 'all'): assert 0 <= q[k]['min'] <= q[k]['mean'] <= q[k]['max'] <= 1
+        assert q['sampling']['n'] == 2 and q['training']['n'] == 2 and q['all']['n'] == 4
+    for k in ('pearson', 'spearman', 'mmrv'):
+        assert {'reference', 'reference_ci', 'sampling', 'training', 'components', 'pooled'} <= set(m['metrics'][k])
+    assert 0 <= m['metrics']['mmrv']['reference'] <= 1 and m['metrics']['mmrv']['reference'] == m['passes'][0]['mmrv']
+    assert {s: r['steps'] for s, r in m['train'].items()} == {'0': 1, '1': 1}
+    assert (tmp_path/'run'/'figures'/'variability.png').read_bytes()[:4] == b'\x89PNG'
+    assert sorted(p.name for p in (tmp_path/'run'/'variability'/'models'/'seed0').iterdir()) == ['model', 'run.json', 'train_history.json']
+    sys.path.insert(0, str(ROOT))
+    from playworld.eval.variability import variability_section
+    html = variability_section(m, tmp_path/'run')
+    assert html.startswith('<h2>') and 'expert-v0' in html and 'data:image/png;base64,' in html
+    print(f"smoke stage: {time.time() - t0:.1f} s")
+
+BAD = [('sample_seeds', 1, ['ValueError', 'sample_seeds=1']),
+       ('train_seeds', 1, ['ValueError', 'train_seeds=1']),
+       ('init', 'warm', ['ValueError', "init='warm'"]),
+       ('policies', ['expert-v0', 'nope'], ['ValueError', "policies=['expert-v0', 'nope']"]),
+       ('data_dir', '{tmp}/no-store', ['FileNotFoundError', '{tmp}/no-store', 'data_dir'])]
+
+@pytest.mark.parametrize('name,value,expect', BAD, ids=[b[0] for b in BAD])
+def test_bad_parameter_fails_clearly(name, value, expect, tmp_path):
+    import nbformat
+    v = value.format(tmp=tmp_path) if isinstance(value, str) else value
+    r = papermill(tmp_path/'out.ipynb', {'out_dir': str(tmp_path/'run'), 'model': 'shipped', name: v}, timeout=120)
+    assert r.returncode != 0
+    for e in expect: assert e.format(tmp=tmp_path) in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
+    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
+    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
+    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+
+def test_missing_model_names_the_parameter(tmp_path):
+    r = papermill(tmp_path/'out.ipynb', dict(out_dir=str(tmp_path/'empty-run')), timeout=120)
+    assert r.returncode != 0 and 'FileNotFoundError' in r.stderr
+    assert str(tmp_path/'empty-run'/'models'/'tabletop'/'model') in r.stderr and "model='shipped'" in r.stderr
