@@ -389,6 +389,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'playworld.eval.objects.collect_pool_play': ( 'eval.objects.html#collect_pool_play',
                                                                                       'playworld/eval/objects.py'),
                                         'playworld.eval.objects.draw_scene': ('eval.objects.html#draw_scene', 'playworld/eval/objects.py'),
+                                        'playworld.eval.objects.mean_ci': ('eval.objects.html#mean_ci', 'playworld/eval/objects.py'),
                                         'playworld.eval.objects.objects_experiment': ( 'eval.objects.html#objects_experiment',
                                                                                        'playworld/eval/objects.py'),
                                         'playworld.eval.objects.objects_figure': ( 'eval.objects.html#objects_figure',

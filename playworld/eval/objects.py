@@ -14,7 +14,7 @@ from ..envs.tabletop import Scene, BLOCKS, SHAPES
 
 # %% auto #0
 __all__ = ['TRAIN_COLORS', 'HELDOUT_COLORS', 'TRAIN_OBJECTS', 'HELDOUT_OBJECTS', 'ORIGINAL_OBJECTS', 'Obj', 'training_pool',
-           'draw_scene', 'trim_episode', 'collect_pool_play', 'replay_by_episode', 'summarise_replay',
+           'draw_scene', 'trim_episode', 'collect_pool_play', 'replay_by_episode', 'mean_ci', 'summarise_replay',
            'train_pool_model', 'objects_experiment', 'objects_figure', 'objects_strip', 'objects_section']
 
 # %% ../../nbs/56_eval.objects.ipynb #1405a221
@@ -119,16 +119,22 @@ def replay_by_episode(model,              # `ActionVideoDenoiser`
         rows.append((real, np.concatenate([real[:1], pred[k, :L]])))
     return dict(per_episode=per, rows=rows)
 
+def mean_ci(x,          # (E,) per-episode values
+            seed:int=0  # bootstrap seed
+           )->dict:     # {'mean', 'ci': [lo, hi], 'episodes': E}
+    "Mean with a 95 % percentile bootstrap interval over episodes (`bootstrap_ci`, Efron & Tibshirani 1993); a point interval without spread."
+    from playworld.eval.metrics import bootstrap_ci
+    x = [float(v) for v in x]
+    if not x: return dict(mean=float('nan'), ci=[float('nan')] * 2, episodes=0)
+    ci = list(bootstrap_ci(np.mean, x, seed=seed)) if len(x) > 1 and np.ptp(x) > 0 else [float(np.mean(x))] * 2
+    return dict(mean=float(np.mean(x)), ci=ci, episodes=len(x))
+
 def summarise_replay(per:dict, # `replay_by_episode(...)['per_episode']`
                      seed:int=0 # bootstrap seed
-                    )->dict:   # {metric: {str(h): {'mean', 'ci': [lo, hi], 'episodes'}}}, metrics + 'gain_copy_last' (PSNR model - copy-last)
-    "Mean over episodes with a 95 % percentile bootstrap interval (`bootstrap_ci`, Efron & Tibshirani 1993); the gain over copy-last is paired per episode."
-    from playworld.eval.metrics import bootstrap_ci
+                    )->dict:   # {metric: {str(h): `mean_ci`}}, the metrics + 'gain_copy_last' (PSNR model - copy-last)
+    "Per metric and horizon the mean over episodes with a 95 % bootstrap interval; the gain over copy-last is paired per episode."
     per = dict(per, gain_copy_last={h: list(np.subtract(per['psnr'][h], per['psnr_copy_last'][h])) for h in per['psnr']})
-    def one(x):
-        ci = list(bootstrap_ci(np.mean, x, seed=seed)) if len(x) > 1 and np.ptp(x) > 0 else [float(np.mean(x))] * 2 if x else [float('nan')] * 2
-        return dict(mean=float(np.mean(x)) if x else float('nan'), ci=ci, episodes=len(x))
-    return {m: {str(h): one(list(v)) for h, v in d.items()} for m, d in per.items()}
+    return {m: {str(h): mean_ci(v, seed) for h, v in d.items()} for m, d in per.items()}
 
 # %% ../../nbs/56_eval.objects.ipynb #5fc2ba0d
 def train_pool_model(eps:list,          # training episodes
@@ -182,7 +188,8 @@ def objects_experiment(base:str|Path,        # base world model folder (e.g. dat
     held = ev(HELDOUT_OBJECTS, 20_000 + seed)
     def evaluate(model, seen):
         r_h, r_s = (replay_by_episode(model, e, horizons, stride, seed) for e in (held, seen))
-        return dict(heldout=summarise_replay(r_h['per_episode'], seed), seen=summarise_replay(r_s['per_episode'], seed)), r_h['rows']
+        return dict(heldout=summarise_replay(r_h['per_episode'], seed), seen=summarise_replay(r_s['per_episode'], seed),
+                    heldout_psnr_per_episode={str(h): v for h, v in r_h['per_episode']['psnr'].items()}), r_h['rows']
     bm = load_world_model(base).eval()
     summ, rows0 = evaluate(bm, ev(ORIGINAL_OBJECTS, 30_000 + 100 * seed))
     points, rows = [dict(k=len(ORIGINAL_OBJECTS), model='base', objects=[o.label for o in ORIGINAL_OBJECTS], **summ)], dict(base=rows0)
@@ -199,6 +206,9 @@ def objects_experiment(base:str|Path,        # base world model folder (e.g. dat
                            final_loss=float(np.mean(loss[-5:])), **summ))
         log(f"k={k}: {len(eps)} episodes, {points[-1]['frames']} frames, {hist['steps']} steps in {hist['train_seconds']:.0f} s; held-out PSNR@{horizons[-1]} "
             f"{summ['heldout']['psnr'][str(horizons[-1])]['mean']:.2f} dB, seen {summ['seen']['psnr'][str(horizons[-1])]['mean']:.2f} dB ({time.time() - t0:.0f} s)")
+    b = points[0]['heldout_psnr_per_episode']   # the same held-out episodes for every model: paired differences to the base
+    for p in points[1:]:
+        p['heldout_vs_base'] = {h: mean_ci(np.subtract(p['heldout_psnr_per_episode'][h], b[h]), seed) for h in b}
     cfg = dict(base=str(base), k_values=[int(k) for k in k_values], frame_budget=frame_budget, episodes_per_scene=episodes_per_scene,
                max_steps=max_steps, train=tr, n_eval=n_eval, horizons=list(horizons), stride=stride, seed=seed)
     return dict(points=points, horizons=[int(h) for h in horizons], config=cfg,
@@ -211,7 +221,7 @@ def _get(p:dict, s:str, m:str, h)->dict: return p[s][m][str(h)]
 def objects_figure(m:dict,     # metrics of `objects_experiment` (or the stage's JSON)
                    path:str|Path # destination .png
                   )->Path:
-    "PSNR@h vs the number of training objects k, held-out vs seen objects, 95 % bootstrap intervals; copy-last dotted; the base model as stars."
+    "PSNR@h vs the number of training objects k, held-out vs seen objects, 95 % bootstrap intervals; copy-last dotted; the base model as stars (shifted right)."
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     hs, pts = m['horizons'], m['points']
@@ -223,9 +233,9 @@ def objects_figure(m:dict,     # metrics of `objects_experiment` (or the stage's
             ci = np.array([_get(p, s, 'psnr', h)['ci'] for p in ft]).reshape(-1, 2)
             ax.errorbar(k, y, yerr=[y - ci[:, 0], ci[:, 1] - y], color=c, marker='o', capsize=3, label=lab)
             ax.plot(k, [_get(p, s, 'psnr_copy_last', h)['mean'] for p in ft], color=c, ls=':', lw=1)
-            for p in base:
+            for p in base:   # drawn a little right of its k, beside the fine-tuned point of the same k
                 d = _get(p, s, 'psnr', h)
-                ax.errorbar([p['k']], [d['mean']], yerr=[[d['mean'] - d['ci'][0]], [d['ci'][1] - d['mean']]], color=c, marker='*', ms=11, capsize=3, ls='none',
+                ax.errorbar([p['k'] * 1.12], [d['mean']], yerr=[[d['mean'] - d['ci'][0]], [d['ci'][1] - d['mean']]], color=c, marker='*', ms=11, capsize=3, ls='none',
                             label=f'base model ({lab})')
         ax.set_xscale('log', base=2); ax.set_xticks(sorted({p['k'] for p in pts})); ax.set_xticklabels(sorted({p['k'] for p in pts}))
         ax.set_xlabel('distinct training objects k'); ax.set_ylabel(f'PSNR@{h} (dB)'); ax.set_title(f'open-loop replay, h = {h} frames'); ax.grid(alpha=.3)
@@ -259,19 +269,21 @@ def objects_section(m:dict,  # content of DIR/metrics/tabletop.objects.json
     "Report section: replay PSNR (95 % bootstrap CI) on held-out vs training objects per model, the gain over copy-last, the figures."
     f = lambda d: f"{d['mean']:.2f} [{d['ci'][0]:.2f}, {d['ci'][1]:.2f}]"
     hs = m['horizons']
-    head = ''.join(f'<th>PSNR@{h} held-out</th><th>PSNR@{h} seen</th><th>gain@{h} held-out</th><th>gain@{h} seen</th>' for h in hs)
+    head = ''.join(f'<th>PSNR@{h} held-out</th><th>PSNR@{h} seen</th><th>gain@{h} held-out</th><th>gain@{h} seen</th><th>vs base@{h} held-out</th>' for h in hs)
     body = ''
     for p in m['points']:
         name = 'base model (the 3 original cubes)' if p['model'] == 'base' else f"{p['model']}, k = {p['k']}"
         cells = ''.join(f"<td>{f(_get(p, 'heldout', 'psnr', h))}</td><td>{f(_get(p, 'seen', 'psnr', h))}</td>"
-                        f"<td>{f(_get(p, 'heldout', 'gain_copy_last', h))}</td><td>{f(_get(p, 'seen', 'gain_copy_last', h))}</td>" for h in hs)
+                        f"<td>{f(_get(p, 'heldout', 'gain_copy_last', h))}</td><td>{f(_get(p, 'seen', 'gain_copy_last', h))}</td>"
+                        f"<td>{f(p['heldout_vs_base'][str(h)]) if 'heldout_vs_base' in p else '–'}</td>" for h in hs)
         body += f"<tr><td>{html.escape(name)}</td><td>{p.get('frames', '')}</td><td>{p.get('train_steps', '')}</td>{cells}</tr>"
     c = m['config']; n = m['points'][0]['heldout']['psnr'][str(hs[-1])]['episodes']
     txt = (f"<p>Held-out objects: {html.escape(', '.join(m['objects']['heldout']))} (a shape and colours no training object has). "
            f"Training pool: the first k of {html.escape(', '.join(m['objects']['train']))}. Each k: {c['frame_budget']} play frames, "
            f"the same training settings ({html.escape(json.dumps(c['train']))}). Open-loop replay on {c['n_eval']} play episodes per set "
            f"({n} usable at h = {hs[-1]}); 'seen' = episodes with the model's own training objects; gain = PSNR minus the copy-last "
-           f"baseline's, paired per episode; 95 % bootstrap intervals over episodes.</p>")
+           f"baseline's, paired per episode; 'vs base' = held-out PSNR minus the base model's on the same episodes (paired); "
+           f"95 % bootstrap intervals over episodes.</p>")
     table = f"<table><tr><th>model</th><th>play frames</th><th>steps</th>{head}</tr>{body}</table>"
     figs = ''.join(_img(Path(out)/'figures'/n) for n in ('objects_psnr.png', 'objects_strip.png'))
     return f"<h2>Object generalization (held-out shapes and colours)</h2>{txt}{table}{figs}"
