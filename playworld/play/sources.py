@@ -202,14 +202,14 @@ def coverage_curves(sources:dict,   # name -> list[Episode] in collection order 
         if (n := sum(len(e) for e in eps)) < budgets[-1]: raise ValueError(f"source {k!r} holds {n} frames, less than the largest budget {budgets[-1]}: collect more")
     cut = {k: [take_frames(eps, b) for b in budgets] for k, eps in sources.items()}
     pool = [e for k in sources for e in cut[k][-1]]; X = embed_episodes(pool, seed=seed)   # (N, D): the largest sets, pooled
-    start = np.cumsum([0] + [len(cut[k][-1]) for k in sources])
-    out = {}
+    start = np.cumsum([0] + [len(cut[k][-1]) for k in sources]); out = {}
     for j, k in enumerate(sources):
+        ref = np.delete(X, np.s_[start[j]:start[j + 1]], 0) if len(sources) > 1 else X   # the other sources' largest sets
         out[k] = []
         for b, eps in zip(budgets, cut[k]):
             c = coverage_stats(eps, grid); Xs = X[start[j]:start[j] + len(eps)]   # prefixes: this source's first len(eps) rows
             out[k].append(dict(budget=int(b), **{q: c[q] for q in COVERAGE_KEYS}, failure_frac=c['failure_frac'],
-                               cover_distance=cover_distance(X, Xs), nn_distance=mean_nn_distance(Xs) if len(Xs) > 1 else float('nan')))
+                               cover_distance=cover_distance(ref, Xs), nn_distance=mean_nn_distance(Xs) if len(Xs) > 1 else float('nan')))
     return out
 
 # %% ../../nbs/34_play.sources.ipynb #8a125135
@@ -277,7 +277,7 @@ def replay_by_source(model,               # `ActionVideoDenoiser`
 # %% ../../nbs/34_play.sources.ipynb #2e3cf5d6
 COLORS = dict(demo='#1f77b4', human='#2ca02c', play='#d62728', base='#7f7f7f')   # source -> colour in every figure
 _COV_PANELS = (('region_cells', 'hand x-y cells visited'), ('contact_cells', 'cells touched (gripper closed, low)'),
-               ('n_pairs', 'task x object pairs'), ('cover_distance', 'distance to nearest episode\n(all sources pooled; lower covers more)'))
+               ('n_pairs', 'task x object pairs'), ('cover_distance', "other sources' episodes: distance\nto this source's nearest (lower covers more)"))
 
 def coverage_figure(curves:dict, # `coverage_curves` result
                     path:str|Path|None=None, # PNG written here when given (atomically)
@@ -288,7 +288,8 @@ def coverage_figure(curves:dict, # `coverage_curves` result
     for a, (k, title) in zip(ax, _COV_PANELS):
         for s, rows in curves.items():
             a.plot([r['frames'] for r in rows], [r.get(k, np.nan) for r in rows], 'o-', color=COLORS.get(s), label=s)
-        a.set_xscale('log'); a.set_xlabel('frames'); a.set_title(title, fontsize=10); a.grid(alpha=.3)
+        a.set_xscale('log'); a.set_xlabel('frames (log scale)'); a.set_title(title, fontsize=10); a.grid(alpha=.3)
+        b = [r['budget'] for r in next(iter(curves.values()))]; a.set_xticks(b, [str(x) for x in b]); a.minorticks_off()
     ax[0].legend(); fig.tight_layout()
     if path is not None:
         with atomic_write(path, 'wb') as f: fig.savefig(f, format='png', dpi=80)
