@@ -299,9 +299,17 @@ def wm_figure(models:dict,   # name -> {'replay': `replay_by_source` result, ...
               horizon:int=8, # horizon of the bar panel, frames
               path:str|Path|None=None, # PNG written here when given
              ):              # matplotlib Figure
-    "Left: PSNR gain over copy-last at `horizon` per training source and test source (95 % CI bars); right: PSNR vs horizon on all held-out episodes."
+    "PSNR gain over copy-last at `horizon` per training and test source, PSNR vs horizon on all held-out episodes (95 % CIs), and Pearson r / MMRV per model when measured."
     import matplotlib; matplotlib.use('Agg', force=False); import matplotlib.pyplot as plt
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 3.6)); h = str(horizon)
+    pol = [k for k, v in models.items() if 'pearson' in v]
+    fig, ax = plt.subplots(1, 3 if pol else 2, figsize=(17 if pol else 12, 3.6)); a, b = ax[:2]; h = str(horizon)
+    if pol:
+        for i, k in enumerate(pol):
+            for j, q in enumerate(('pearson', 'mmrv')):
+                v = models[k]; ax[2].errorbar(j + (i - (len(pol) - 1) / 2) * 0.12, v[q], yerr=[[v[q] - v[f'{q}_ci'][0]], [v[f'{q}_ci'][1] - v[q]]],
+                                              fmt='o', color=COLORS.get(k), capsize=3, label=k if j == 0 else None)
+        ax[2].set_xticks([0, 1], ['Pearson r (higher better)', 'MMRV (lower better)']); ax[2].axhline(0, color='k', lw=.8)
+        ax[2].set_title('as a policy evaluator (95 % bootstrap CI)', fontsize=10); ax[2].legend(fontsize=8)
     tests = [t for t in next(iter(models.values()))['replay'] if t != 'all'] + ['all']; w = 0.8 / len(models)
     for i, (k, v) in enumerate(models.items()):
         r = v['replay']; y = [r[t]['gain_copy_last'].get(h, np.nan) for t in tests]
