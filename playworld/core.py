@@ -20,7 +20,7 @@ CAMERA = 'top'                               # the tabletop's fixed camera
 OBS_IMAGE = f'observation.images.{CAMERA}'   # (H, W, 3) uint8 video frame
 OBS_STATE = 'observation.state'              # (S,) float32 proprioception
 ACTION = 'action'                            # (A,) float32 in [-1, 1]
-SOURCES = ('play', 'demo', 'imagined', 'imported')  # where an episode came from
+SOURCES = ('play', 'demo', 'human', 'imagined', 'imported')  # where an episode came from ('human': teleop or scripted human-style play)
 
 # %% ../nbs/00_core.ipynb #5fd3913e
 def to_model(frames:Tensor|np.ndarray, # (..., H, W, C) uint8 in [0, 255], as stored

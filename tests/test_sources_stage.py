@@ -1,0 +1,78 @@
+"""The three-data-sources stage (nbs/stages/65_sources.ipynb) with its smoke parameters through papermill: the JSON's
+keys and values (counts as asked, budgets met, demos all successes, means inside their intervals, equal training
+budgets), the figures and the report section; and bad parameters failing first, naming the parameter."""
+import json, os, subprocess, sys, time
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NB = ROOT/'nbs'/'stages'/'65_sources.ipynb'
+ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
+       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
+SMOKE = dict(model='scratch', scale_budgets=[100, 200], train_budget=200, steps=2, batch_size=2, scratch_channels=[16, 32],
+             heldout_episodes=1, horizons=[1, 2], headline_horizon=2, replay_stride=16, max_steps=40)
+
+
+def papermill(out_nb, *args, timeout=300):
+    return subprocess.run([sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output', str(NB), str(out_nb), *args],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope='module')
+def smoke(tmp_path_factory):
+    d = tmp_path_factory.mktemp('sources')
+    t0 = time.time()
+    r = papermill(d/'out.ipynb', '-p', 'out_dir', str(d/'run'), '-y', json.dumps(SMOKE))
+    assert r.returncode == 0, r.stderr[-3000:]
+    return d/'run', json.loads((d/'run'/'metrics'/'tabletop.sources.json').read_text()), time.time() - t0
+
+
+def test_smoke_metrics(smoke):
+    run, m, _ = smoke
+    assert set(m) >= {'sources', 'heldout', 'coverage', 'models', 'timing', 'config'}
+    assert m['sources'] == ['demo', 'human', 'play'] and list(m['models']) == ['demo', 'human', 'play']   # scratch: no base model
+    for s, rows in m['coverage'].items():
+        assert [r['budget'] for r in rows] == [100, 200]
+        assert all(r['frames'] >= r['budget'] for r in rows)                                  # whole episodes up to the budget
+        assert rows[0]['region_cells'] <= rows[1]['region_cells'] and rows[0]['episodes'] < rows[1]['episodes'] + 1
+        assert all(0 <= r['success_rate'] <= 1 and 0 <= r['any_failure_frac'] <= 1 for r in rows)
+    assert m['coverage']['demo'][-1]['success_rate'] == 1.0                                   # demonstrations: successes only
+    frames = [v['train']['frames'] for v in m['models'].values()]
+    assert all(abs(f - 200) <= 41 for f in frames)                                            # equal budgets, within one episode
+    assert all(v['train']['steps'] == 2 for v in m['models'].values())
+    for v in m['models'].values():
+        r = v['replay']
+        assert set(r) == {'demo', 'human', 'play', 'all'}
+        assert r['all']['episodes']['1'] == 3 and r['demo']['episodes']['1'] == 1             # one held-out episode per source
+        for k in ('psnr', 'ssim', 'gain_copy_last'):
+            lo, hi = r['all'][f'{k}_ci']['1']
+            assert lo <= r['all'][k]['1'] <= hi
+        assert abs(r['all']['gain_copy_last']['2'] - (r['all']['psnr']['2'] - r['all']['psnr_copy_last']['2'])) < 1e-9
+    assert (run/'figures'/'sources_coverage.png').stat().st_size > 5000 and (run/'figures'/'sources_wm.png').stat().st_size > 5000
+    human = json.loads((run/'sources'/'data'/'human'/'meta'/'info.json').read_text())
+    assert human['total_episodes'] >= 5                                                     # 41-frame episodes to >= 282 frames
+
+
+def test_section(smoke):
+    from playworld.play.sources import sources_section
+    run, m, _ = smoke
+    h = sources_section(m, run)
+    assert h.startswith('<h2>') and 'scripted' in h and h.count('<img') == 2 and 'missing figure' not in h
+    assert f"{m['models']['play']['replay']['all']['psnr']['2']:.2f}" in h
+
+
+BAD = [(['-y', 'sources: [demo, teleop]'], 'sources='), (['-y', 'scale_budgets: [200, 100]'], 'scale_budgets=[200, 100]'),
+       (['-p', 'steps', '0'], 'steps=0'), (['-p', 'headline_horizon', '3'], 'headline_horizon=3'),
+       (['-p', 'model', 'nope'], "model='shipped'")]
+
+
+@pytest.mark.parametrize('args,expect', BAD, ids=[b[1] for b in BAD])
+def test_bad_parameters(args, expect, tmp_path):
+    import nbformat
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=120)
+    assert r.returncode != 0 and expect in r.stderr, r.stderr[-2000:]
+    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
+    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
+    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+    assert errs == [i + 1]                                                                    # the check cell, before heavy work
+    assert not (tmp_path/'run'/'sources').exists()
