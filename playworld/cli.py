@@ -119,7 +119,9 @@ PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
            ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate'),
            ('playworld.eval.study', 'add_study_parser', 'evaluate'),
            ('playworld.eval.policy', 'add_evaluate_parser', 'top'),   # adds `policy` to the `evaluate` group
-           ('playworld.rl.run', 'add_rl_parser', 'top')]
+           ('playworld.rl.run', 'add_rl_parser', 'top'),
+           ('playworld.envs.cloth', 'add_bench_cloth_parser', 'bench'),
+           ('playworld.rl.testtime', 'add_ttrl_parser', 'top')]
 
 def _add_plugins(sub, bench_sub):
     import importlib
