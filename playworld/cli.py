@@ -135,7 +135,7 @@ def build_parser()->argparse.ArgumentParser:
     sub = p.add_subparsers(dest='command', required=True, metavar='COMMAND')
     r = sub.add_parser('run', help='run the main job (stage notebooks via papermill) into --out')
     r.add_argument('--profile', choices=['smoke', 'quick', 'standard', 'full'], default='quick',
-                   help='smoke: toy sizes, ~2 min; quick: ~15 min on 2 cores; standard: quick + the demo/play/mixed study and policy evaluation, ~1 h 45 min on 2 cores; full: the study scaled up for a GPU')
+                   help='smoke: toy sizes, ~2 min; quick: ~15 min on 2 cores; standard: quick + the demo/play/mixed study, policy evaluation, RL and the six experiments of issue #11, ~4 h 30 min on 2 cores; full: the study scaled up for a GPU')
     r.add_argument('--out', required=True, help='output folder DIR (notebooks, metrics.json, report.html)')
     r.add_argument('--force', action='store_true', help='re-run stages already done in DIR')
     r.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
