@@ -1,19 +1,16 @@
 """The cloth stage (nbs/stages/55_cloth.ipynb) with the smoke parameters through papermill: the metrics JSON, the store
 and the figures it writes, with values checked (counts as asked, rates inside their Wilson intervals, the expert folds);
 and bad parameters failing in the first cell after the parameters, naming the parameter."""
-import json, os, subprocess, sys, time
+import json, time
 from pathlib import Path
-import nbformat, pytest
+import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 NB = ROOT/'nbs'/'stages'/'55_cloth.ipynb'
-PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = dict(episodes=2, noise_levels=[0.0, 0.8], max_steps=50, bench_seconds=1.0, seed=0)
 
 def papermill(out, *args, timeout=240):
-    return subprocess.run([*PAPERMILL, str(NB), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(NB, out, *args, timeout=timeout)
 
 def test_cloth_stage_smoke(tmp_path):
     t0 = time.time()
@@ -47,8 +44,6 @@ def test_cloth_stage_smoke(tmp_path):
 def test_cloth_stage_bad_parameters(args, expect, tmp_path):
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=120)
     assert r.returncode != 0 and 'ValueError' in r.stderr and expect in r.stderr, r.stderr[-2000:]
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1]
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first]
     assert not (tmp_path/'run'/'metrics').exists()

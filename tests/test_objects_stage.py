@@ -1,20 +1,17 @@
 """The object-generalization stage (nbs/stages/60_objects.ipynb) runs alone with its smoke parameters on the shipped
 world model through papermill, writes tabletop.objects.json with intervals around every mean and the frame budget met
 exactly, draws its figures, and fails on bad parameters in the first cell after the parameters, naming them."""
-import json, os, subprocess, sys, time
+import json, time
 from pathlib import Path
-import nbformat, pytest
+import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 STAGE = ROOT/'nbs'/'stages'/'60_objects.ipynb'
-PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = ['-y', 'k_values: [1, 3]', '-p', 'frame_budget', '120', '-p', 'episodes_per_scene', '2', '-p', 'max_steps', '20',
          '-p', 'steps', '2', '-p', 'batch_size', '4', '-p', 'n_eval', '2', '-y', 'horizons: [4, 8]']
 
 def papermill(out, *args, timeout=240):
-    return subprocess.run([*PAPERMILL, str(STAGE), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(STAGE, out, *args, timeout=timeout)
 
 def test_objects_stage_smoke(tmp_path):
     t0 = time.time()
@@ -55,7 +52,5 @@ def test_objects_stage_bad_parameters(args, expect, tmp_path):
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args)
     assert r.returncode != 0, r.stdout[-2000:]
     for e in expect: assert e in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"

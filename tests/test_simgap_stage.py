@@ -1,19 +1,16 @@
 """The simgap stage (issue #11 item 5) with the smoke parameters through papermill, on the shipped data_samples only:
 the metrics JSON carries every arm measured in the real tabletop and the mismatched simulator with consistent Wilson
 intervals and the requested counts, and both RL arms spent the same rollouts; bad parameters fail naming themselves."""
-import json, os, subprocess, sys, time
+import json, time
 from pathlib import Path
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 NB = ROOT/'nbs'/'stages'/'75_simgap.ipynb'
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = dict(rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=1, n_real=2, n_sim=3, n_imagined=0, n_expert=1, n_frames=2, max_steps=8)
 
 def papermill(out_nb, *args, timeout=300):
-    return subprocess.run([sys.executable, '-m', 'papermill', '--no-progress-bar', str(NB), str(out_nb), *args],
-                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(NB, out_nb, *args, timeout=timeout, log_output=False)
 
 def test_simgap_stage_smoke(tmp_path):
     t0 = time.time()

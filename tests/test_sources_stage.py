@@ -1,21 +1,18 @@
 """The three-data-sources stage (nbs/stages/65_sources.ipynb) with its smoke parameters through papermill: the JSON's
 keys and values (counts as asked, budgets met, demos all successes, means inside their intervals, equal training
 budgets), the figures and the report section; and bad parameters failing first, naming the parameter."""
-import json, os, subprocess, sys, time
+import json, time
 from pathlib import Path
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 NB = ROOT/'nbs'/'stages'/'65_sources.ipynb'
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = dict(model='scratch', scale_budgets=[100, 200], train_budget=200, steps=2, batch_size=2, scratch_channels=[16, 32],
              heldout_episodes=1, horizons=[1, 2], headline_horizon=2, replay_stride=16, max_steps=40)
 
 
 def papermill(out_nb, *args, timeout=300):
-    return subprocess.run([sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output', str(NB), str(out_nb), *args],
-                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(NB, out_nb, *args, timeout=timeout)
 
 
 @pytest.fixture(scope='module')
@@ -71,8 +68,6 @@ def test_bad_parameters(args, expect, tmp_path):
     import nbformat
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=120)
     assert r.returncode != 0 and expect in r.stderr, r.stderr[-2000:]
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1]                                                                    # the check cell, before heavy work
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first]                                                                    # the check cell, before heavy work
     assert not (tmp_path/'run'/'sources').exists()

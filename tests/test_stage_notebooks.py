@@ -2,19 +2,15 @@
 # meaning, unit), a missing input fails in the first cell after the parameters with a message naming the path and the
 parameter to set; the train stage alone trains on the shipped held-out episodes and the evaluate stage alone replays
 that model (papermill's own CLI, as a user types it)."""
-import ast, json, os, subprocess, sys, time
+import ast, json, time
 from pathlib import Path
 import nbformat, pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-STAGES = ROOT/'nbs'/'stages'
+from _stages import ROOT, STAGES, run_papermill, check_cell_errors
 NBS = sorted(STAGES.glob('*.ipynb'))
-PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 
 def papermill(nb, out, *args, timeout=180):
-    return subprocess.run([*PAPERMILL, str(nb), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(nb, out, *args, timeout=timeout)
 
 def test_stages_found():
     assert {p.name for p in NBS} >= {'10_collect.ipynb', '20_train.ipynb', '30_evaluate.ipynb', '90_report.ipynb'}, NBS
@@ -59,10 +55,8 @@ def test_missing_input_fails_clearly(stage, args, expect, tmp_path):
     assert r.returncode != 0, r.stdout[-2000:]
     for e in expect: assert e.format(tmp=tmp_path) in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
     # it failed in the first cell after the parameters (and papermill's injected) cell: before any heavy work
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"
     assert time.time() - t0 < 60
 
 def test_train_then_evaluate_stage_alone(tmp_path):

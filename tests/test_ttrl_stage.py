@@ -1,19 +1,16 @@
 """The test-time RL stage (nbs/stages/70_ttrl.ipynb) with its smoke parameters through papermill on the shipped world
 model, judge and BC policy: the metrics JSON has the counts asked for and rates inside their intervals, the figures
 exist; bad parameters fail in the first cell after the parameters with a message naming them."""
-import json, os, subprocess, sys, time
+import json, time
 from pathlib import Path
-import nbformat, pytest
+import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 STAGE = ROOT/'nbs'/'stages'/'70_ttrl.ipynb'
-PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = dict(model='shipped', n_layouts=1, updates=1, group_size=2, rl_steps=8, n_real=2, n_imagined=2, max_steps=16)
 
 def papermill(out, *args, timeout=300):
-    return subprocess.run([*PAPERMILL, str(STAGE), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(STAGE, out, *args, timeout=timeout)
 
 def _args(d:dict)->list: return [x for k, v in d.items() for x in ('-p', k, str(v))]
 
@@ -54,8 +51,6 @@ def test_ttrl_stage_bad_parameter(args, expect, tmp_path):
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), '-p', 'model', 'shipped', *args)
     assert r.returncode != 0, r.stdout[-2000:]
     for e in expect: assert e in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"
     assert time.time() - t0 < 60

@@ -1,21 +1,18 @@
 """The variability stage (nbs/stages/80_variability.ipynb) with its smoke parameters through papermill: the JSON keys and
 values (counts as asked, rates inside their Wilson intervals, every pass on the same real rollouts), the PNG figure,
 the report section; and bad parameters fail before any heavy work with a message naming them."""
-import json, os, subprocess, sys, time
+import json, sys, time
 from pathlib import Path
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from _stages import ROOT, run_papermill, check_cell_errors
 STAGE = ROOT/'nbs'/'stages'/'80_variability.ipynb'
-PAPERMILL = [sys.executable, '-m', 'papermill', '--no-progress-bar', '--log-output']
-ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
-       'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 SMOKE = dict(model='shipped', data_dir='data_samples/tabletop_heldout', policies=['expert-v0', 'random-v0'], n_episodes=1, steps=8,
              sample_seeds=2, train_seeds=2, train_sample_seeds=1, train_steps=1, train_batch_size=2, n_resamples=100)
 
 def papermill(out, params:dict, timeout=240):
     args = [a for k, v in params.items() for a in (('-y', f'{k}: {json.dumps(v)}') if isinstance(v, list) else ('-p', k, str(v)))]
-    return subprocess.run([*PAPERMILL, str(STAGE), str(out), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+    return run_papermill(STAGE, out, *args, timeout=timeout)
 
 def test_smoke_stage(tmp_path):
     t0 = time.time()
@@ -58,10 +55,8 @@ def test_bad_parameter_fails_clearly(name, value, expect, tmp_path):
     r = papermill(tmp_path/'out.ipynb', {'out_dir': str(tmp_path/'run'), 'model': 'shipped', name: v}, timeout=120)
     assert r.returncode != 0
     for e in expect: assert e.format(tmp=tmp_path) in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
-    code = [c for c in nbformat.read(tmp_path/'out.ipynb', 4).cells if c.cell_type == 'code']
-    i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
-    errs = [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
-    assert errs == [i + 1], f"the error must come from the first code cell after the parameters: {errs} vs {i + 1}"
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"
 
 def test_missing_model_names_the_parameter(tmp_path):
     r = papermill(tmp_path/'out.ipynb', dict(out_dir=str(tmp_path/'empty-run')), timeout=120)
