@@ -299,6 +299,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                            'playworld/envs/tabletop.py'),
                                          'playworld.envs.tabletop.TabletopEnv._choose': ( 'envs.tabletop.html#tabletopenv._choose',
                                                                                           'playworld/envs/tabletop.py'),
+                                         'playworld.envs.tabletop.TabletopEnv._command': ( 'envs.tabletop.html#tabletopenv._command',
+                                                                                           'playworld/envs/tabletop.py'),
                                          'playworld.envs.tabletop.TabletopEnv._events': ( 'envs.tabletop.html#tabletopenv._events',
                                                                                           'playworld/envs/tabletop.py'),
                                          'playworld.envs.tabletop.TabletopEnv._info': ( 'envs.tabletop.html#tabletopenv._info',

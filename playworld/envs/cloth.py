@@ -15,7 +15,7 @@ import numpy as np
 import mujoco
 from fastcore.basics import patch
 from ..core import Episode, frame_strip, save_png
-from .tabletop import (TabletopEnv, Scene, tabletop_xml, check_action, TABLE_Z, HALF, BLOCKS, STEP_M,
+from .tabletop import (TabletopEnv, Scene, tabletop_xml, TABLE_Z, HALF, BLOCKS, STEP_M,
                                      SUBSTEPS, GRASP_Z, HAND_LO, HAND_HI, HOME, GRIP_OPEN, GRIP_CLOSED)
 from .policies import run_episode, event_counts, wilson
 
@@ -232,10 +232,7 @@ def _lost(self:ClothTabletopEnv, ks:np.ndarray # vertex indices that were held
 def step(self:ClothTabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
         )->tuple:                      # obs, reward (1.0 on success), terminated (= success), truncated (max_steps), info
     "Move the hand target, set the fingers and the picker, simulate 50 ms, tear overstretched holds, label events (`CLOTH_EVENTS`)."
-    a = check_action(action)
-    if self.task is None: raise RuntimeError("call reset() before step()")
-    a = np.minimum(np.maximum(a, -1), 1)
-    self.data.mocap_pos[0] = np.minimum(np.maximum(self.data.mocap_pos[0] + STEP_M * a[:3], HAND_LO), HAND_HI)
+    a = self._command(action)                  # checked, clipped, hand target moved: as the plain tabletop
     held, grip = self._picked.copy(), bool(a[3] > 0)
     ev = self._picker(grip)
     self._grip = grip

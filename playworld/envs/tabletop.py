@@ -469,13 +469,20 @@ def check_action(action, # [dx, dy, dz, grip]-style action, any array-like
     return a
 
 @patch
-def step(self:TabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
-        )->tuple:                 # obs, reward (1.0 on success), terminated (= success), truncated (max_steps), info
-    "Move the hand target, set the fingers, simulate 50 ms, label events (info['events']); ValueError for a wrong shape or non-finite action."
+def _command(self:TabletopEnv, action # (4,) [dx, dy, dz, grip], any array-like
+            )->np.ndarray:            # (4,) float64, clipped to [-1, 1]
+    "Check and clip one action and move the hand (mocap) target by it; ValueError as `check_action`, RuntimeError before `reset`."
     a = check_action(action)
     if self.task is None: raise RuntimeError("call reset() before step()")
     a = np.minimum(np.maximum(a, -1), 1)                                     # (np.clip is slower on 4 numbers)
     self.data.mocap_pos[0] = np.minimum(np.maximum(self.data.mocap_pos[0] + STEP_M * a[:3], HAND_LO), HAND_HI)
+    return a
+
+@patch
+def step(self:TabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
+        )->tuple:                 # obs, reward (1.0 on success), terminated (= success), truncated (max_steps), info
+    "Move the hand target, set the fingers, simulate 50 ms, label events (info['events']); ValueError for a wrong shape or non-finite action."
+    a = self._command(action)
     self._grip = bool(a[3] > 0)
     self.data.ctrl[:] = GRIP_CLOSED if self._grip else GRIP_OPEN
     mujoco.mj_step(self.model, self.data, nstep=SUBSTEPS)
