@@ -1,4 +1,4 @@
-"""Load on the teleop app (issue #9): N = 1, 4, 8 gradio_client sessions stepping at 10 Hz for 10 s each, loopback only.
+"""Load on the teleop app: N = 1, 4, 8 gradio_client sessions stepping at 10 Hz for 10 s each, loopback only.
 Writes bench/teleop.json. Same as `playworld bench teleop --json --out bench/teleop.json`.
 Usage: PYTHONPATH=. .venv/bin/python bench/teleop_load.py [--clients 1,4,8] [--duration 10] [--threads 1]"""
 import argparse, json, sys

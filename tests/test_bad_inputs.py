@@ -155,11 +155,11 @@ def c_collect_readonly(s, t):
 def c_train_readonly(s, t):
     from playworld.wm.train import train_from_store; train_from_store(s, '/proc/playworld-model')
 def c_cli_profile(s, t):
-    r = subprocess.run([sys.executable, '-m', 'playworld.cli', 'run', '--profile', 'gigantic', '--out', str(t/'r')],
+    r = subprocess.run([sys.executable, '-m', 'playworld.app.cli', 'run', '--profile', 'gigantic', '--out', str(t/'r')],
                        capture_output=True, text=True)
     raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
 def c_cli_set(s, t):
-    r = subprocess.run([sys.executable, '-m', 'playworld.cli', 'train', '--data', str(s), '--out', str(t/'o'),
+    r = subprocess.run([sys.executable, '-m', 'playworld.app.cli', 'train', '--data', str(s), '--out', str(t/'o'),
                         '--set', 'steps'], capture_output=True, text=True)
     raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
 

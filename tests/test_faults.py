@@ -50,7 +50,7 @@ def test_kill9_during_export(tmp_path):
 
 def test_kill9_during_training_then_resume(tmp_path):
     out = tmp_path/'train'
-    cmd = [sys.executable, '-m', 'playworld.cli', 'train', '--data', str(HELDOUT), '--out', str(out),
+    cmd = [sys.executable, '-m', 'playworld.app.cli', 'train', '--data', str(HELDOUT), '--out', str(out),
            '--set', 'steps=40', '--set', 'batch_size=2', '--set', 'n_ctx=2', '--set', 'block_out_channels=[16,32]',
            '--set', 'checkpoint_every=10', '--set', 'val_frac=0', '--set', 'bf16=false']
     ck = out/'checkpoint'/'trainer.json'

@@ -35,7 +35,7 @@ def test_objects_stage_smoke(tmp_path):
                 assert 0 < p[s]['ssim'][h]['mean'] <= 1
     for f in ('objects_psnr.png', 'objects_strip.png'): assert (run/'figures'/f).stat().st_size > 1000
     assert (run/'objects'/'k1'/'wm'/'model'/'config.json').exists()
-    from playworld.eval.objects import objects_section
+    from playworld.studies.objects import objects_section
     h = objects_section(m, run)
     assert h.startswith('<h2>') and h.count('data:image/png;base64,') == 2 and h.count('<tr>') == 4
     assert time.time() - t0 < 120

@@ -57,7 +57,7 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
     assert 0 <= t['failure']['tv_distance'] <= 1 and all(0 <= t['study'][x]['tv_distance'] <= 1 for x in t['study'])
     assert [r['budget'] for r in t['study']['play']['scaling']] == [40]
     assert abs(t['study']['demo']['frames'] - 40) <= 31 and t['study']['demo']['coverage']['success_rate'] == 1.0   # demos: successes only
-    # RL in the world model (issue #7): every arm measured in the real env and in imagination, with intervals
+    # RL in the world model: every arm measured in the real env and in imagination, with intervals
     for arm in ('base', 'grpo', 'dsrl', 'bc_more', 'dyna'):
         a = t['rl'][arm]
         for k in ('real_success', 'imagined_success'):

@@ -1,4 +1,4 @@
-"""The simgap stage (issue #11 item 5) with the smoke parameters through papermill, on the shipped data_samples only:
+"""The simgap stage with the smoke parameters through papermill, on the shipped data_samples only:
 the metrics JSON carries every arm measured in the real tabletop and the mismatched simulator with consistent Wilson
 intervals and the requested counts, and both RL arms spent the same rollouts; bad parameters fail naming themselves."""
 import json, time
@@ -37,7 +37,7 @@ def test_simgap_stage_smoke(tmp_path):
     raw = json.loads((run/'simgap'/'simgap.json').read_text())
     assert raw['sim']['curve'][0]['rollouts'] == raw['wm']['curve'][0]['rollouts'] == SMOKE['groups'] * SMOKE['group_size']
     assert all((run/'figures'/f).stat().st_size > 0 for f in ('simgap.png', 'simgap_frames.png'))
-    from playworld.rl.simgap import simgap_section
+    from playworld.studies.simgap import simgap_section
     h = simgap_section(m, run)
     assert h.startswith('<h2>') and h.count('base64') == 2
     print(f'simgap smoke stage: {time.time() - t0:.0f} s')

@@ -51,7 +51,7 @@ def test_smoke_metrics(smoke):
 
 
 def test_section(smoke):
-    from playworld.play.sources import sources_section
+    from playworld.studies.sources import sources_section
     run, m, _ = smoke
     h = sources_section(m, run)
     assert h.startswith('<h2>') and 'scripted' in h and h.count('<img') == 2 and 'missing figure' not in h

@@ -103,7 +103,7 @@ def test_bad_command_is_a_clear_error(app):
         c.predict('jump', 1.0, False, api_name='/step')
 
 def test_load_short(app):
-    "Issue #9's load check, short: 2 clients at 10 Hz for 2 s, no errors, no session sees another's state."
+    "The load check, short: 2 clients at 10 Hz for 2 s, no errors, no session sees another's state."
     from playworld.ui.teleop import load_clients
     r = load_clients(app[0].local_url, n_clients=2, duration_s=2.0, rate_hz=10.0)
     assert r['errors'] == 0 and r['sessions_separate'], r

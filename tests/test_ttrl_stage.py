@@ -35,7 +35,7 @@ def test_ttrl_stage_smoke(tmp_path):
         assert c['ci_low'] <= c['change'] <= c['ci_high'] and c['n_layouts'] == 1
         assert abs(c['change'] - (m['pooled']['real'][a]['rate'] - m['pooled']['real']['before']['rate'])) < 1e-9
     for f in ('ttrl.png', 'ttrl_strip.png', 'ttrl_strip_imagined.png'): assert (run/'figures'/f).stat().st_size > 200, f
-    from playworld.rl.testtime import ttrl_section
+    from playworld.studies.testtime import ttrl_section
     h = ttrl_section(m, run)
     assert h.startswith('<h2>') and h.count('data:image/png;base64') == 2 and 'missing figure' not in h
 

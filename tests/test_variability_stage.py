@@ -37,7 +37,7 @@ def test_smoke_stage(tmp_path):
     assert (tmp_path/'run'/'figures'/'variability.png').read_bytes()[:4] == b'\x89PNG'
     assert sorted(p.name for p in (tmp_path/'run'/'variability'/'models'/'seed0').iterdir()) == ['model', 'run.json', 'train_history.json']
     sys.path.insert(0, str(ROOT))
-    from playworld.eval.variability import variability_section
+    from playworld.studies.variability import variability_section
     html = variability_section(m, tmp_path/'run')
     assert html.startswith('<h2>') and 'expert-v0' in html and 'data:image/png;base64,' in html
     print(f"smoke stage: {time.time() - t0:.1f} s")

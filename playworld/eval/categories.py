@@ -156,7 +156,7 @@ def add_replay_categories_parser(sub # the `add_subparsers()` object of the `pla
 def _replay_categories_cmd(args):
     from playworld.core import atomic_write
     from playworld.data.store import EpisodeStore
-    from playworld.wm.bench import default_checkpoint
+    from playworld.assets import default_checkpoint
     from playworld.wm.model import load_world_model
     ckpt = args.checkpoint or default_checkpoint()
     if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")

@@ -16,7 +16,8 @@ from ..core import Episode, atomic_write
 from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP_M, HAND_LO, HAND_HI, HALF, TABLE_Z,
                                      GRASP_Z, BOWL_R)
 from ..envs.policies import GRADED, GradedPolicy, wilson
-from ..play.judge import MODES, run_full, interaction_mode, load_judge, default_judge
+from .judge import MODES, run_full, interaction_mode, load_judge
+from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall
 
 # %% auto #0
@@ -267,7 +268,7 @@ def write_results(res:dict, out:str|Path # folder (created)
 
 def _run_cli(a):
     from playworld.wm.model import load_world_model
-    from playworld.wm.bench import default_checkpoint
+    from playworld.assets import default_checkpoint
     ck = a.checkpoint or default_checkpoint()
     if ck is None: raise FileNotFoundError("no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
     jp = a.judge or default_judge()

@@ -20,7 +20,8 @@ __all__ = ['run_rl', 'add_rl_parser']
 # %% ../../nbs/63_rl.run.ipynb #cab93102
 def _judge(judge):
     "A judge callable from a callable, a judge folder, 'module:function', or '' (the shipped judge); FileNotFoundError when none is found."
-    from playworld.play.judge import load_judge as load_judge_dir, default_judge
+    from playworld.eval.judge import load_judge as load_judge_dir
+    from playworld.assets import default_judge
     if callable(judge): return judge
     if not judge:
         if (p := default_judge()) is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge): pass --judge")

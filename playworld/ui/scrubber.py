@@ -17,18 +17,12 @@ from ..core import Episode, to_model, to_frames
 from ..data.store import EpisodeStore
 from ..eval.replay import psnr, ssim
 from ..wm.model import ActionVideoDenoiser, rollout, load_world_model
-from ..wm.bench import default_checkpoint
+from ..assets import default_checkpoint, default_heldout
 
 # %% auto #0
-__all__ = ['INFERNO', 'default_heldout', 'replay_episode', 'frame_metrics', 'heatmap', 'composite', 'Scrubber']
+__all__ = ['INFERNO', 'replay_episode', 'frame_metrics', 'heatmap', 'composite', 'Scrubber']
 
 # %% ../../nbs/70_ui.scrubber.ipynb #9089789c
-def default_heldout()->Path|None:
-    "The 12 held-out tabletop episodes shipped in `data_samples/` (None when not installed from a checkout)."
-    ck = default_checkpoint()
-    p = ck.parent/'tabletop_heldout' if ck is not None else None
-    return p if p is not None and (p/'meta/info.json').exists() else None
-
 def replay_episode(model:ActionVideoDenoiser, # world model; its config fixes n_ctx and the action dim
                    ep:Episode,   # episode with T > n_ctx frames and actions (T, A)
                    seed:int=0,   # sampling-noise seed
@@ -41,6 +35,7 @@ def replay_episode(model:ActionVideoDenoiser, # world model; its config fixes n_
     g = torch.Generator().manual_seed(seed)
     pred = to_frames(rollout(model, ctx, acts, generator=g)).numpy()[0]        # (T - n, H, W, 3)
     return np.concatenate([ep.frames[:n], pred])
+
 
 # %% ../../nbs/70_ui.scrubber.ipynb #b7e74e1a
 def frame_metrics(real:np.ndarray, # (T, H, W, 3) uint8 real frames

@@ -17,7 +17,7 @@ from ..data.store import EpisodeStore, write_episodes, encode_video
 from ..envs.tabletop import TabletopEnv, parse_instruction
 from ..wm.env import WorldModelEnv
 from ..wm.model import ActionVideoDenoiser, load_world_model
-from ..wm.bench import default_checkpoint
+from ..assets import default_checkpoint
 
 os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'        # before gradio is imported (lazily, in `build_app`)
 for _k, _v in dict(HF_HUB_OFFLINE='1', HF_HUB_DISABLE_TELEMETRY='1').items(): os.environ.setdefault(_k, _v)
@@ -280,7 +280,7 @@ def build_app(checkpoint:str|Path|None=None, # world-model folder (None: the shi
              ):                           # a `gr.Blocks` (call `launch` to serve it)
     "The teleop Gradio app; FileNotFoundError when no world model is found."
     import gradio as gr
-    from playworld.ui.scrubber import default_heldout
+    from playworld.assets import default_heldout
     ck = Path(checkpoint) if checkpoint else default_checkpoint()
     if ck is None: raise FileNotFoundError("no world model: pass --checkpoint PATH (the shipped data_samples/tabletop_wm is missing)")
     if threads: torch.set_num_threads(int(threads))
@@ -483,7 +483,7 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
                  threads:int|None=1,      # torch CPU threads of the server (None: torch's default)
                  concurrency:int=1,       # the server's model steps at once across sessions
                 )->dict:                  # {'runs': [load_clients results], 'p50_doubles_at': N or None, machine facts}
-    "Load figures of the teleop app (issue #9): p50/p95 step latency and errors for N concurrent sessions."
+    "Load figures of the teleop app: p50/p95 step latency and errors for N concurrent sessions."
     import socket, subprocess, sys, tempfile, urllib.request
     if port is None:
         with socket.socket() as s: s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
