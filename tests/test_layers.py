@@ -1,14 +1,14 @@
 """The library's import graph, read from the modules' `ast`: no cycle, no import that runs up the layer order, and no
 `import_module` of our own code. Layers, lowest first (a module may import its own package and anything lower):
 
-    core, assets  <-  envs, data  <-  wm  <-  play  <-  eval  <-  rl  <-  ui  <-  benchmarks  <-  studies  <-  app
+    core, assets, config  <-  envs, data  <-  wm  <-  play  <-  eval  <-  rl  <-  ui  <-  benchmarks  <-  studies  <-  app
 """
 import ast
 from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent/'playworld'
-LAYERS = [('core', 'assets'), ('envs', 'data'), ('wm',), ('play',), ('eval',), ('rl',), ('ui',), ('benchmarks',), ('studies',), ('app',)]
+LAYERS = [('core', 'assets', 'config'), ('envs', 'data'), ('wm',), ('play',), ('eval',), ('rl',), ('ui',), ('benchmarks',), ('studies',), ('app',)]
 RANK = {p: i for i, ps in enumerate(LAYERS) for p in ps}
 
 def modules(root:Path=ROOT)->dict:
