@@ -3,7 +3,7 @@ Writes bench/teleop.json. Same as `playworld bench teleop --json --out bench/tel
 Usage: PYTHONPATH=. .venv/bin/python bench/teleop_load.py [--clients 1,4,8] [--duration 10] [--threads 1]"""
 import argparse, json, sys
 from pathlib import Path
-from playworld.ui.teleop import add_bench_teleop_parser
+from playworld.app.cli import add_bench_teleop_parser
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); sub = ap.add_subparsers(dest='what')

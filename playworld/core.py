@@ -12,8 +12,9 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['CAMERA', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'to_model', 'to_frames', 'Episode', 'seed_everything',
-           'get_device', 'atomic_write', 'atomic_path', 'check_writable', 'frame_strip', 'save_png']
+__all__ = ['CAMERA', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'to_model', 'to_frames', 'Episode',
+           'seed_everything', 'get_device', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path', 'check_writable',
+           'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -76,6 +77,19 @@ def get_device()->torch.device:
     "CUDA when present, else CPU (set `PLAYWORLD_DEVICE` to override)."
     d = os.environ.get('PLAYWORLD_DEVICE')
     return torch.device(d if d else ('cuda' if torch.cuda.is_available() else 'cpu'))
+
+OFFLINE_ENV = dict(HF_HUB_OFFLINE='1', HF_HUB_DISABLE_TELEMETRY='1', TRANSFORMERS_OFFLINE='1', HF_DATASETS_OFFLINE='1',
+                   GRADIO_ANALYTICS_ENABLED='False', DO_NOT_TRACK='1')   # what keeps hub, transformers and gradio offline
+
+def offline_env()->dict: # the variables as they are now
+    "Keep every library we use offline (no hub downloads, no telemetry, no analytics); values already set are kept."
+    for k, v in OFFLINE_ENV.items(): os.environ.setdefault(k, v)
+    return {k: os.environ[k] for k in OFFLINE_ENV}
+
+def choose_gl()->str: # the backend in force: 'egl', 'osmesa' or 'glfw'
+    """MuJoCo's OpenGL backend for headless rendering: `MUJOCO_GL` when set, else 'egl' (MUJOCO_GL=osmesa without a GPU driver).
+    MuJoCo reads it once, when it is first imported: the envs call this right before importing mujoco, never at import time."""
+    return os.environ.setdefault('MUJOCO_GL', 'egl')
 
 # %% ../nbs/00_core.ipynb #789c67f9
 def _umask()->int:

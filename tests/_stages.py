@@ -19,3 +19,19 @@ def check_cell_errors(out_nb)->tuple:
     code = [c for c in nbformat.read(out_nb, 4).cells if c.cell_type == 'code']
     i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
     return [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))], i + 1
+
+def run_cli(*args, timeout=300)->subprocess.CompletedProcess:
+    "`playworld ARGS...` (this checkout's package first on the path), output captured as text."
+    return subprocess.run([sys.executable, '-m', 'playworld.app.cli', *map(str, args)], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+def without(m:dict, drop)->dict:
+    "A copy of the metrics `m` without the dotted keys in `drop` (e.g. 'wall_s', 'fps.load_avg'; '*' for every item of a list)."
+    import copy
+    def pop(d, path):
+        if isinstance(d, list) and path[0] == '*':
+            for x in d: pop(x, path[1:])
+        elif isinstance(d, dict) and len(path) == 1: d.pop(path[0], None)
+        elif isinstance(d, dict) and path[0] in d: pop(d[path[0]], path[1:])
+    m = copy.deepcopy(m)
+    for k in drop: pop(m, k.split('.'))
+    return m

@@ -1,13 +1,15 @@
-"""The cloth stage (nbs/stages/55_cloth.ipynb) with the smoke parameters through papermill: the metrics JSON, the store
-and the figures it writes, with values checked (counts as asked, rates inside their Wilson intervals, the expert folds);
-and bad parameters failing in the first cell after the parameters, naming the parameter."""
+"""The cloth study with the smoke parameters, run twice: from its stage notebook (nbs/stages/55_cloth.ipynb) through
+papermill, and by `playworld experiment cloth --profile smoke` in-process: the metrics JSON, the store and the figures,
+with values checked (counts as asked, rates inside their Wilson intervals, the expert folds), the two metrics identical
+but for timings and paths; and bad parameters failing in the first cell after the parameters, naming the parameter."""
 import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
 NB = ROOT/'nbs'/'stages'/'55_cloth.ipynb'
-SMOKE = dict(episodes=2, noise_levels=[0.0, 0.8], max_steps=50, bench_seconds=1.0, seed=0)
+# measured with the wall clock (the speed of the scenes, collection and run times) or naming the run folder: not compared
+TIMING = ('wall_s', 'collect_s', 'collect_fps', 'fps.tabletop_fps', 'fps.cloth_fps', 'fps.slowdown', 'fps.load_avg', 'store')
 
 def papermill(out, *args, timeout=240):
     return run_papermill(NB, out, *args, timeout=timeout)
@@ -34,10 +36,18 @@ def test_cloth_stage_smoke(tmp_path):
     assert e.frames.shape[1:] == (64, 64, 3) and e.state.shape[1] == 5 and e.instruction.startswith('fold the towel from')
     assert sum(len(s.load(i)) for i in range(4)) == m['frames']
     for p in ('cloth_strip.png', 'cloth_rates.png', 'cloth_fps.png'): assert (tmp_path/'run'/'figures'/p).stat().st_size > 1000
-    from playworld.envs.cloth import cloth_section
-    h = cloth_section(m, tmp_path/'run')
-    assert h.startswith('<h2>') and 'data:image/png;base64' in h and 'missing figure' not in h
     assert time.time() - t0 < 120
+    from playworld.studies.cloth import section, Params
+    assert m['config'] == dict(vars(Params.preset('smoke')))
+    r = run_cli('experiment', 'cloth', '--profile', 'smoke', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.cloth.json').read_text())
+    assert without(c, TIMING) == without(m, TIMING)
+    assert c['fps']['tabletop_fps'] > 0 and c['store'] == str((tmp_path/'cli'/'cloth'/'data').resolve())
+    h = section(c, tmp_path/'cli')
+    assert h.startswith('<h2>') and 'data:image/png;base64' in h and 'missing figure' not in h
+    assert '<h2>Cloth' in (tmp_path/'cli'/'report.html').read_text()
+    assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['cloth']['levels'] == m['levels']
 
 @pytest.mark.parametrize('args,expect', [(['-p', 'episodes', '0'], 'episodes=0'), (['-y', 'noise_levels: [-1]'], 'noise_levels=[-1]'),
                                          (['-p', 'bench_seconds', '0'], 'bench_seconds=0')])
@@ -47,3 +57,9 @@ def test_cloth_stage_bad_parameters(args, expect, tmp_path):
     errs, first = check_cell_errors(tmp_path/'out.ipynb')
     assert errs == [first]
     assert not (tmp_path/'run'/'metrics').exists()
+
+def test_cloth_experiment_bad_setting(tmp_path):
+    "`--set` goes through the study's Params: a bad value fails before any work, naming the setting."
+    r = run_cli('experiment', 'cloth', '--profile', 'smoke', '--set', 'cloth.episodes=0', '--out', tmp_path/'cli', timeout=120)
+    assert r.returncode != 0 and 'episodes=0' in r.stderr, r.stderr[-2000:]
+    assert not (tmp_path/'cli'/'metrics').exists()

@@ -4,9 +4,10 @@ import json, os, signal, subprocess, sys, time, warnings
 from pathlib import Path
 import numpy as np
 from playworld.data.store import EpisodeStore, INFO_PATH
+from playworld.data.events import parse_event
 
 N = 40
-CMD = [sys.executable, '-m', 'playworld.play.run', 'collect', '--env', 'tabletop', '--mode', 'play',
+CMD = [sys.executable, '-m', 'playworld.app.cli', 'collect', '--env', 'tabletop', '--mode', 'play',
        '--episodes', str(N), '--seed', '3', '--max-steps', '30', '--size', '32', '--quiet']
 
 def committed(out:Path)->int:
@@ -20,7 +21,7 @@ def check_intact(out:Path)->list:
     eps = st.load_all()
     for i, e in enumerate(eps):
         assert len(e.frames) == len(e.actions) == len(e.state) == st.meta[i]['length'], i
-        assert e.source == 'play' and e.events and e.events[-1] in ('success', 'timeout'), (i, e.events)
+        assert e.source == 'play' and e.events and parse_event(e.events[-1]).name in ('success', 'timeout'), (i, e.events)
     return eps
 
 def test_kill9_then_resume(tmp_path):

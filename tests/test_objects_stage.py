@@ -1,12 +1,14 @@
-"""The object-generalization stage (nbs/stages/60_objects.ipynb) runs alone with its smoke parameters on the shipped
-world model through papermill, writes tabletop.objects.json with intervals around every mean and the frame budget met
+"""The object-generalization study runs with its smoke parameters on the shipped world model twice: from its stage
+notebook (nbs/stages/60_objects.ipynb) through papermill and by `playworld experiment objects --profile smoke`
+in-process, the two metrics identical but for timings; it writes tabletop.objects.json with intervals around every mean and the frame budget met
 exactly, draws its figures, and fails on bad parameters in the first cell after the parameters, naming them."""
 import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
 STAGE = ROOT/'nbs'/'stages'/'60_objects.ipynb'
+TIMING = ('wall_s', 'points.*.train_s')   # wall-clock times: not compared between the two runs
 SMOKE = ['-y', 'k_values: [1, 3]', '-p', 'frame_budget', '120', '-p', 'episodes_per_scene', '2', '-p', 'max_steps', '20',
          '-p', 'steps', '2', '-p', 'batch_size', '4', '-p', 'n_eval', '2', '-y', 'horizons: [4, 8]']
 
@@ -39,6 +41,11 @@ def test_objects_stage_smoke(tmp_path):
     h = objects_section(m, run)
     assert h.startswith('<h2>') and h.count('data:image/png;base64,') == 2 and h.count('<tr>') == 4
     assert time.time() - t0 < 120
+    r = run_cli('experiment', 'objects', '--profile', 'smoke', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.objects.json').read_text())
+    assert without(c, TIMING) == without(m, TIMING)
+    assert '<h2>' in (tmp_path/'cli'/'report.html').read_text()
 
 BAD = [  # (papermill args, what the message must name)
     (['-y', 'k_values: [0, 3]'], ['ValueError', 'k_values=[0, 3]']),

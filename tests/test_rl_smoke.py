@@ -47,7 +47,7 @@ def test_rl_step(ckpts, tmp_path, method, monkeypatch):
 
 
 def test_rl_cli(ckpts, tmp_path, monkeypatch, capsys):
-    from playworld.rl.run import add_rl_parser
+    from playworld.app.cli import add_rl_parser
     monkeypatch.syspath_prepend(str(ckpts/'judges'))
     p = argparse.ArgumentParser(); add_rl_parser(p.add_subparsers(dest='command'))
     a = p.parse_args(['rl', '--method', 'dsrl', '--policy', str(ckpts/'pol'), '--checkpoint', str(ckpts/'wm'),

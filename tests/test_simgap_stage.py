@@ -1,12 +1,15 @@
-"""The simgap stage with the smoke parameters through papermill, on the shipped data_samples only:
-the metrics JSON carries every arm measured in the real tabletop and the mismatched simulator with consistent Wilson
+"""The simgap study with the smoke parameters, on the shipped data_samples only, run twice: from its stage notebook
+through papermill, and by `playworld experiment simgap --profile smoke --set simgap.n_sim=3` in-process, the two metrics
+identical but for timings; the metrics JSON carries every arm measured in the real tabletop and the mismatched simulator with consistent Wilson
 intervals and the requested counts, and both RL arms spent the same rollouts; bad parameters fail naming themselves."""
 import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
 NB = ROOT/'nbs'/'stages'/'75_simgap.ipynb'
+# measured with the wall clock: not compared between the two runs
+TIMING = ('gap.seconds', 'base.compute_s', 'sim.compute_s', 'wm.compute_s')
 SMOKE = dict(rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=1, n_real=2, n_sim=3, n_imagined=0, n_expert=1, n_frames=2, max_steps=8)
 
 def papermill(out_nb, *args, timeout=300):
@@ -41,6 +44,13 @@ def test_simgap_stage_smoke(tmp_path):
     h = simgap_section(m, run)
     assert h.startswith('<h2>') and h.count('base64') == 2
     print(f'simgap smoke stage: {time.time() - t0:.0f} s')
+    from playworld.studies.simgap import Params
+    assert SMOKE == Params.PRESETS['smoke'] | dict(n_sim=3)
+    r = run_cli('experiment', 'simgap', '--profile', 'smoke', '--set', 'simgap.n_sim=3', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.simgap.json').read_text())
+    assert without(c, TIMING) == without(m, TIMING)
+    assert '<h2>' in (tmp_path/'cli'/'report.html').read_text() and (tmp_path/'cli'/'figures'/'simgap_frames.png').exists()
 
 @pytest.mark.parametrize('args,expect', [(['-p', 'group_size', '1'], 'group_size=1'), (['-y', 'families: [fly]'], "families=['fly']"),
                                          (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'")])

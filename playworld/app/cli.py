@@ -5,9 +5,12 @@
 # %% ../../nbs/99_app.cli.ipynb #84e679c0
 from __future__ import annotations
 import argparse, json, os, sys
+from pathlib import Path
 
 # %% auto #0
-__all__ = ['PLUGINS', 'build_parser', 'main']
+__all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
+           'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_coverage_parser',
+           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -33,15 +36,36 @@ def _cmd_run(a):
     print(f"report: {os.path.join(os.path.abspath(a.out), 'report.html')}")
 
 def _cmd_experiment(a):
-    "playworld experiment: some of the paper experiments alone, as stage notebooks, into --out (with a report)."
-    from playworld.app.pipeline import experiment_plan, run_stages, DISK_NEEDS_MB
-    over = {}
-    for kv in a.set or []:
-        if '=' not in kv or '.' not in kv.split('=', 1)[0]: raise ValueError(f"--set {kv!r}: expected EXPERIMENT.PARAMETER=VALUE, e.g. cloth.episodes=10")
-        k, v = kv.split('=', 1); e, prm = k.strip().split('.', 1); over.setdefault(e, {})[prm] = _parse_value(v.strip())
+    "playworld experiment: some of the paper experiments alone, each study's `run` in this process, into --out (with a report)."
+    import time
+    from pathlib import Path
+    from playworld.config import from_mapping, parse_overrides, to_jsonable
+    from playworld.core import atomic_write, check_writable
+    from playworld.app.pipeline import STUDIES, presets, experiment_plan, run_stages, DISK_NEEDS_MB
+    from playworld.app.report import build_metrics, write_report
     keys = [k.strip() for k in a.names.split(',') if k.strip()]
+    if not keys or (bad := [k for k in keys if k not in STUDIES]): raise ValueError(f"unknown experiments {keys!r}; expected some of {list(STUDIES)}")
+    over = {}
+    for k, v in parse_overrides(a.set).items():
+        if '.' not in k: raise ValueError(f"--set {k}={v!r}: expected EXPERIMENT.PARAMETER=VALUE, e.g. cloth.episodes=10")
+        e, prm = k.split('.', 1); over.setdefault(e, {})[prm] = v
     if (extra := set(over) - set(keys)): raise ValueError(f"--set names experiments {sorted(extra)} that are not run ({keys})")
-    out = run_stages(experiment_plan(keys, a.profile, over), a.out, f'experiments-{a.profile}', DISK_NEEDS_MB['quick'], force=a.force, log_output=a.log_output)
+    # every study's settings coerced and checked before any work (a study without `Params` yet runs its stage notebook)
+    params = {k: from_mapping(STUDIES[k].Params, dict(presets(STUDIES[k]).get(a.profile, {}), **over.get(k, {})), f'--profile {a.profile} --set')
+              for k in keys if hasattr(STUDIES[k], 'run')}
+    out, tag = Path(a.out).resolve(), f'experiments-{a.profile}'
+    check_writable(out, DISK_NEEDS_MB['quick'] * 2**20); (out/'stages').mkdir(exist_ok=True)
+    for k in keys:
+        done = out/'stages'/f'{k}.done'
+        if k not in params:
+            run_stages(experiment_plan([k], a.profile, {k: {p: _parse_value(v) for p, v in over.get(k, {}).items()}})[:1], out, tag, DISK_NEEDS_MB['quick'], force=a.force, log_output=a.log_output); continue
+        pj = to_jsonable(params[k])
+        if done.exists() and not a.force and json.loads(done.read_text()).get('profile') == tag and json.loads(done.read_text()).get('params') == pj:
+            print(f"[playworld] {k}: done already ({done.name}), skipped"); continue
+        done.unlink(missing_ok=True); print(f"[playworld] {k}: {pj}", flush=True); t0 = time.time()
+        STUDIES[k].run(params[k], out)
+        with atomic_write(done, 'w') as f: json.dump(dict(seconds=time.time() - t0, profile=tag, params=pj), f)
+    write_report(out, build_metrics(out, 'experiments'))
     m = json.loads((out/'metrics.json').read_text())['tabletop']
     for k in keys: print(f"{k}: {out/'metrics'/f'tabletop.{k}.json'} ({len(json.dumps(m.get(k, {})))} bytes)")
     print(f"report: {out/'report.html'}")
@@ -109,26 +133,330 @@ def _cmd_bench(a):
         print(f"rollout 64px: {ro['fps_b1']:.1f} frames/s at batch 1, {ro['fps_batched']:.1f} batched ({ro['gflop_per_frame']:.2f} GFLOP/frame); "
               f"train {t['samples_per_s']:.1f} samples/s, MFU {t['mfu']:.2f} of {r['matmul_peak_gflops_bf16']:.0f} GFLOP/s bf16 peak")
 
+# %% ../../nbs/99_app.cli.ipynb #013892a2
+def _cmd_collect(a):
+    "playworld collect: play or demos into an episode store."
+    if a.env != 'tabletop': raise ValueError(f"--env {a.env!r}: only 'tabletop' can be collected")
+    import logging
+    from playworld.play.run import collect_sharded, collect_to_store
+    logging.basicConfig(level=logging.INFO, format='%(name)s: %(message)s')
+    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task)
+    if a.workers > 1:
+        r = collect_sharded(a.out, a.episodes, a.workers, a.backend, **kw)
+        r = dict(r, shards=len(r['shards']))
+    else: r = collect_to_store(a.out, n_episodes=a.episodes, resume=a.resume, commit_every=a.commit_every, progress=not a.quiet, **kw)
+    print(json.dumps(r) if a.json else f"{r['out']}: {r['episodes']} episodes")
+
+def add_collect_parser(sub # the `add_subparsers()` object of the playworld parser
+                      )->argparse.ArgumentParser: # the `collect` sub-parser
+    "Add `collect`: --env tabletop --mode {play,demo} --episodes N --out DIR [--resume] [--seed S] [--workers K]."
+    c = sub.add_parser('collect', help='collect play or demo episodes into an episode store (crash-safe, resumable)')
+    c.add_argument('--env', default='tabletop', help="environment (only 'tabletop')")
+    c.add_argument('--mode', choices=['play', 'demo'], default='play', help='play: reset-free autonomous play; demo: successful expert demos')
+    c.add_argument('--episodes', type=int, required=True, help='number of episodes the store holds at the end')
+    c.add_argument('--out', required=True, help='store folder (LeRobot v3 layout)')
+    c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
+    c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
+    c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
+    c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn)')
+    c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
+    c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
+    c.add_argument('--commit-every', type=int, default=1, help='episodes per commit (what a crash can lose)')
+    c.add_argument('--quiet', action='store_true', help='no progress bar'); c.add_argument('--json', action='store_true', help='print the result as JSON')
+    c.set_defaults(func=_cmd_collect)
+    return c
+
+# %% ../../nbs/99_app.cli.ipynb #0de5cc3e
+def _cmd_teleop(a):
+    "playworld teleop: serve the teleop app."
+    from playworld.ui.teleop import launch
+    launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout, threads=a.threads, concurrency=a.concurrency)
+
+def add_teleop_parser(sub # the `add_subparsers()` object of the `playworld` parser
+                     )->argparse.ArgumentParser: # the 'teleop' sub-parser
+    "Add `playworld teleop [--port N] [--checkpoint PATH] [--host H] [--data DIR]`."
+    p = sub.add_parser('teleop', help='drive the imagined robot in the browser (Gradio app on 127.0.0.1)')
+    p.add_argument('--port', type=int, default=7860, help='TCP port (default 7860)')
+    p.add_argument('--checkpoint', help='world-model folder (default: data_samples/tabletop_wm)')
+    p.add_argument('--host', default='127.0.0.1', help='interface to bind (default 127.0.0.1; others warn: no authentication)')
+    p.add_argument('--data', default='runs/teleop', help='data folder for saved episodes and mp4s (default runs/teleop)')
+    p.add_argument('--heldout', help='episode store for the held-out start (default: data_samples/tabletop_heldout)')
+    p.add_argument('--threads', type=int, default=1, help="torch CPU threads (default 1: with 2, one step took ~10x longer on a busy 2-core machine)")
+    p.add_argument('--concurrency', type=int, default=1, help='model steps run at once across sessions (default 1)')
+    p.set_defaults(func=_cmd_teleop)
+    return p
+
+# %% ../../nbs/99_app.cli.ipynb #4673f9a5
+def _cmd_rl(a):
+    "playworld rl: fine-tune a policy in the world model and print the result (its curve as imagined successes)."
+    from playworld.rl.run import run_rl
+    res = run_rl(a.method, a.policy, a.checkpoint, a.judge, a.out, a.families.split(','), a.starts, a.updates, a.groups,
+                 a.G, a.steps, a.lr, a.eval_real, a.seed, log=None if a.quiet else print)
+    print(json.dumps({k: v for k, v in res.items() if k != 'curve'} | dict(imagined_success=[c['imagined_success'] for c in res['curve']])))
+
+def add_rl_parser(sub # the `add_subparsers()` object of the playworld parser
+                 )->argparse.ArgumentParser: # the `rl` sub-parser
+    "Add `rl`: --method {grpo,dsrl} --policy PATH --checkpoint WM_PATH --judge module:function --out DIR [...]."
+    c = sub.add_parser('rl', help='fine-tune a diffusion policy inside the world model (GRPO or DSRL) against a judge')
+    c.add_argument('--method', choices=['grpo', 'dsrl'], required=True)
+    c.add_argument('--policy', required=True, help='BC diffusion-policy folder (config.json + safetensors)')
+    c.add_argument('--checkpoint', required=True, help='world-model checkpoint folder')
+    c.add_argument('--judge', default='', help="success judge: a folder Judge.save wrote, or 'package.module:function' called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool (default: the shipped data_samples/tabletop_judge)")
+    c.add_argument('--out', required=True, help='output folder (rl.json, policy/ or noise_policy/)')
+    c.add_argument('--families', default='lift', help='comma-separated task families of the start states')
+    c.add_argument('--starts', type=int, default=16, help='real start states'); c.add_argument('--updates', type=int, default=5)
+    c.add_argument('--groups', type=int, default=4, help='groups per update'); c.add_argument('--G', type=int, default=8, help='rollouts per group')
+    c.add_argument('--steps', type=int, default=40, help='imagined frames per rollout'); c.add_argument('--lr', type=float)
+    c.add_argument('--eval-real', type=int, default=0, help='real episodes per family before and after (0: none)')
+    c.add_argument('--seed', type=int, default=0); c.add_argument('--quiet', action='store_true')
+    c.set_defaults(func=_cmd_rl)
+    return c
+
+# %% ../../nbs/99_app.cli.ipynb #6f33ff11
+def _cmd_ttrl(a):
+    "playworld ttrl: test-time RL on fresh layouts; prints real success before/after and the change."
+    from playworld.studies.testtime import run_ttrl
+    rl = dict(n_updates=a.updates, groups=a.groups, G=a.G, steps=a.steps) | (dict(lr=a.lr) if a.lr else {})
+    res = run_ttrl(a.out, a.checkpoint, a.judge, a.policy, a.layouts, a.first_layout, family=a.family, method=a.method, rl=rl,
+                   n_real=a.n_real, n_imagined=a.n_imagined, control=not a.no_control, max_steps=a.max_steps, seed=a.seed, log=None if a.quiet else print)
+    print(json.dumps(dict(layouts=res['config']['layouts'], real={k: v['rate'] for k, v in res['pooled']['real'].items()},
+                          change={k: v for k, v in res['pooled']['change'].items()})))
+
+def add_ttrl_parser(sub # the `add_subparsers()` object of the playworld parser
+                   )->argparse.ArgumentParser: # the `ttrl` sub-parser
+    "Add `ttrl`: test-time RL from the first frame of fresh layouts, real success before/after (--out DIR [...])."
+    from playworld.envs.tabletop import TASK_FAMILIES
+    from playworld.studies.testtime import FIRST_LAYOUT
+    c = sub.add_parser('ttrl', help='test-time RL from one frame: adapt the policy in the world model per fresh layout, measure real success before/after')
+    c.add_argument('--out', required=True, help='output folder (ttrl.json, ttrl.png, strips)')
+    c.add_argument('--checkpoint', default='shipped', help="world-model folder, or 'shipped'")
+    c.add_argument('--judge', default='', help="judge folder or 'module:function' (default: the shipped judge)")
+    c.add_argument('--policy', default='', help='BC diffusion-policy folder (default: data_samples/rl_lift/base_policy)')
+    c.add_argument('--layouts', type=int, default=4, help='fresh layouts'); c.add_argument('--first-layout', type=int, default=FIRST_LAYOUT)
+    c.add_argument('--family', default='lift', choices=list(TASK_FAMILIES)); c.add_argument('--method', default='dsrl', choices=['dsrl', 'grpo'])
+    c.add_argument('--updates', type=int, default=5); c.add_argument('--groups', type=int, default=1); c.add_argument('--G', type=int, default=8)
+    c.add_argument('--steps', type=int, default=40, help='imagined frames per training rollout'); c.add_argument('--lr', type=float)
+    c.add_argument('--n-real', type=int, default=30); c.add_argument('--n-imagined', type=int, default=8)
+    c.add_argument('--no-control', action='store_true', help='skip the reward-shuffled control')
+    c.add_argument('--max-steps', type=int, default=60); c.add_argument('--seed', type=int, default=0); c.add_argument('--quiet', action='store_true')
+    c.set_defaults(func=_cmd_ttrl)
+    return c
+
+# %% ../../nbs/99_app.cli.ipynb #99ef3466
+def _cmd_bench_collect(a):
+    "playworld bench collect: collection and loader throughput as JSON."
+    from playworld.benchmarks.collect import bench_collect
+    r = bench_collect(quick=a.quick); c = r['collect']
+    _emit(r, a, f"play {c['play_fps']:.0f} frames/s vs bare env {c['raw_fps']:.0f} (overhead {c['overhead_pct']:.0f} % wall, {c['overhead_cpu_pct']:.0f} % CPU; committing every {c['batch']}: {c['overhead_batched_pct']:.0f} %, {c['overhead_batched_cpu_pct']:.0f} %); "
+                f"loader {r['loader']['windows_per_s']:.0f} windows/s vs trainer {r['trainer']['windows_per_s']:.1f} ({r['loader_over_trainer']:.0f}x)")
+
+def add_bench_collect_parser(bench_sub # the sub-parsers object of `playworld bench`
+                            )->argparse.ArgumentParser: # the 'collect' sub-parser
+    "Add `bench collect [--json] [--out FILE] [--quick]`."
+    b = bench_sub.add_parser('collect', help='play collection frames/s vs the bare env; store loader windows/s vs the trainer')
+    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='~1 min')
+    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/collect.json)')
+    b.set_defaults(func=_cmd_bench_collect)
+    return b
+
+# %% ../../nbs/99_app.cli.ipynb #f8b539ac
+def _cmd_bench_teleop(a):
+    "playworld bench teleop: step latency of the teleop app under N concurrent sessions."
+    from playworld.ui.teleop import bench_teleop
+    r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads, concurrency=a.concurrency)
+    _emit(r, a, '\n'.join([f"N={x['n_clients']}: p50 {x['p50_ms']:.0f} ms, p95 {x['p95_ms']:.0f} ms, {x['errors']} errors, "
+                           f"{x['hz_per_client']:.1f} Hz/client, sessions separate: {x['sessions_separate']}" for x in r['runs']]
+                          + [f"p50 doubles at N={r['p50_doubles_at']}"]))
+
+def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
+                           )->argparse.ArgumentParser: # the 'teleop' sub-parser
+    "Add `playworld bench teleop [--json] [--out FILE] [--clients 1,4,8] [--duration S]`."
+    p = bench_sub.add_parser('teleop', help='teleop app under load: N gradio_client sessions at 10 Hz, p50/p95 step latency, errors')
+    p.add_argument('--json', action='store_true', help='print the JSON object')
+    p.add_argument('--out', help='also write the JSON to this file')
+    p.add_argument('--clients', default='1,4,8', help='comma-separated N (default 1,4,8)')
+    p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
+    p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
+    p.add_argument('--threads', type=int, default=1, help="torch CPU threads of the server (default 1, as `playworld teleop`)")
+    p.add_argument('--concurrency', type=int, default=1, help="the server's model steps at once (default 1)")
+    p.set_defaults(func=_cmd_bench_teleop)
+    return p
+
+# %% ../../nbs/99_app.cli.ipynb #2a280d91
+def _cmd_bench_cloth(a):
+    "playworld bench cloth: frames/s of the tabletop with and without the towel."
+    from playworld.envs.cloth import bench_cloth
+    r = bench_cloth(seconds=1.0 if a.quick else a.seconds, size=a.size)
+    try:
+        import playworld
+        r['recorded_tabletop_fps'] = json.loads((Path(playworld.__file__).resolve().parent.parent/'bench'/'envs.json').read_text())['tabletop']['fps'][str(a.size)]
+    except (FileNotFoundError, KeyError, json.JSONDecodeError): r['recorded_tabletop_fps'] = None
+    _emit(r, a, f"tabletop {r['tabletop_fps']:.0f} frames/s, with the towel {r['cloth_fps']:.0f} frames/s ({r['slowdown']:.1f}x slower) at {r['size']} px")
+
+def add_bench_cloth_parser(bench_sub # the sub-parsers object of `playworld bench`
+                          )->argparse.ArgumentParser: # the 'cloth' sub-parser
+    "Add `bench cloth [--json] [--out FILE] [--quick] [--seconds S] [--size PX]`."
+    b = bench_sub.add_parser('cloth', help='step+render frames/s of the tabletop with and without the towel, in one process')
+    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1 s in all')
+    b.add_argument('--seconds', type=float, default=8.0, help='measuring time for both scenes together, s')
+    b.add_argument('--size', type=int, default=64, help='frame size, px')
+    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/cloth.json)')
+    b.set_defaults(func=_cmd_bench_cloth)
+    return b
+
+# %% ../../nbs/99_app.cli.ipynb #21ce6139
+def _cmd_bench_imagine(a):
+    "playworld bench imagine: imagined rollouts of the world model, as JSON."
+    from playworld.benchmarks.imagine import bench_imagine
+    r = bench_imagine(checkpoint=a.checkpoint, quick=a.quick)
+    _emit(r, a, json.dumps(r))
+
+def add_bench_imagine_parser(bench_sub # the sub-parsers object of `playworld bench`
+                            )->argparse.ArgumentParser: # the 'imagine' sub-parser
+    "Add `bench imagine [--json] [--quick] [--checkpoint DIR] [--out FILE]`."
+    b = bench_sub.add_parser('imagine', help='imagined rollouts in the world model (playworld.benchmarks.imagine.bench_imagine)')
+    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='shorter timings')
+    b.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
+    b.add_argument('--out', help='also write the JSON to this file')
+    b.set_defaults(func=_cmd_bench_imagine)
+    return b
+
+# %% ../../nbs/99_app.cli.ipynb #2bec53e3
+def _cmd_coverage(args):
+    "playworld evaluate coverage: the coverage map and numbers of episode stores; returns the numbers."
+    from pathlib import Path
+    from playworld.core import atomic_write
+    from playworld.data.store import EpisodeStore
+    from playworld.eval.coverage import coverage_map, coverage_table
+    stores = {}
+    for s in args.stores:
+        if '=' not in s: raise ValueError(f"a store must be given as NAME=PATH, got {s!r}")
+        k, v = s.split('=', 1); stores[k] = EpisodeStore(v)
+    df, fig, met = coverage_map(stores, args.method, args.seed, args.bins, thumbs=False)
+    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out/'coverage.json', 'w') as f: json.dump(met, f, indent=1)
+    with atomic_write(out/'coverage.csv', 'w') as f: df.to_csv(f, index=False)
+    with atomic_write(out/'coverage.html', 'w') as f: f.write(fig.to_html(include_plotlyjs=True))
+    print(coverage_table(met).round(3).to_string())
+    return met
+
+def add_coverage_parser(sub # the `evaluate` group's `add_subparsers()` object
+                       )->argparse.ArgumentParser: # the new subparser (its `func` runs the command)
+    "Register `playworld evaluate coverage NAME=STORE ...`."
+    p = sub.add_parser('coverage', help='coverage map and numbers of episode stores (e.g. play=... demo=...)')
+    p.add_argument('stores', nargs='+', help='NAME=PATH of an episode store, one per source')
+    p.add_argument('--method', default='umap', choices=('umap', 'tsne', 'pca'))
+    p.add_argument('--seed', type=int, default=0); p.add_argument('--bins', type=int, default=20)
+    p.add_argument('--out', default='coverage', help='output folder')
+    p.set_defaults(func=_cmd_coverage)
+    return p
+
+# %% ../../nbs/99_app.cli.ipynb #3e8f4b9f
+def _cmd_replay_categories(args):
+    "playworld evaluate replay-categories: open-loop replay scores per interaction category; returns the table."
+    from pathlib import Path
+    from playworld.core import atomic_write
+    from playworld.data.store import EpisodeStore
+    from playworld.assets import default_checkpoint
+    from playworld.wm.model import load_world_model
+    from playworld.eval.categories import replay_by_category, category_figure, category_table
+    ckpt = args.checkpoint or default_checkpoint()
+    if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
+    store = args.store or Path(default_checkpoint() or '.').parent/'tabletop_heldout'
+    df = replay_by_category(load_world_model(ckpt), EpisodeStore(store).load_all(), tuple(args.horizons), stride=args.stride, seed=args.seed,
+                            lpips_weights=args.lpips_weights)
+    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+    with atomic_write(out/'replay_categories.csv', 'w') as f: df.to_csv(f, index=False)
+    with atomic_write(out/'replay_categories.html', 'w') as f: f.write(category_figure(df).to_html(include_plotlyjs=True))
+    print(category_table(df).round(3).to_string())
+    return df
+
+def add_replay_categories_parser(sub # the `evaluate` group's `add_subparsers()` object
+                                )->argparse.ArgumentParser: # the new subparser (its `func` runs the command)
+    "Register `playworld evaluate replay-categories [STORE] ...`."
+    p = sub.add_parser('replay-categories', help='open-loop replay PSNR/SSIM per interaction category and horizon')
+    p.add_argument('store', nargs='?', default=None, help='held-out episode store (default: data_samples/tabletop_heldout)')
+    p.add_argument('--checkpoint', default=None, help='world model (default: the shipped tabletop checkpoint)')
+    p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
+    p.add_argument('--stride', type=int, default=8); p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--lpips-weights', default=None, help='local TorchScript LPIPS file (never downloaded)')
+    p.add_argument('--out', default='replay_categories', help='output folder')
+    p.set_defaults(func=_cmd_replay_categories)
+    return p
+
+# %% ../../nbs/99_app.cli.ipynb #6c0bcb8a
+def _ints(s:str # comma-separated integers, e.g. '3000,6000'
+         )->list:  # the integers, each >= 1
+    "An argparse type: comma-separated integers >= 1 (ArgumentTypeError otherwise)."
+    try: v = [int(x) for x in s.split(',') if x.strip()]
+    except ValueError: v = []
+    if not v or min(v) < 1: raise argparse.ArgumentTypeError(f"expected comma-separated integers >= 1, got {s!r}")
+    return v
+
+def _cmd_study(a):
+    "playworld evaluate study: the demo/play/mixed study's stage notebooks into --out; prints its numbers."
+    from playworld.app.pipeline import study_plan, run_stages, PROFILES
+    std = PROFILES['standard']['study']
+    for k in ('play', 'demo'):
+        if not (Path(getattr(a, k))/'meta'/'info.json').exists():
+            raise FileNotFoundError(f"--{k} {getattr(a, k)}: no episode store there (meta/info.json missing)")
+    train = dict(std['train'], steps=a.steps, block_out_channels=a.channels)
+    ev = dict(std['evaluate'], n_episodes=a.episodes)
+    plan = study_plan(a.budgets, str(Path(a.play).resolve()), str(Path(a.demo).resolve()), train, ev, main_model='')
+    out = run_stages(plan, a.out, 'study', disk_mb=200 + 30 * len(plan), force=a.force, log_output=a.log_output)
+    st = json.loads((out/'metrics.json').read_text())['tabletop']['study']
+    print(json.dumps({m: {k: v[k] for k in ('frames', 'pearson', 'pearson_ci', 'spearman', 'mmrv', 'mmrv_ci', 'tv_distance')} for m, v in st.items()}))
+    print(f"report: {out/'report.html'}")
+
+def add_study_parser(sub # the `evaluate` group's `add_subparsers()` object
+                    )->argparse.ArgumentParser: # the `evaluate study` parser
+    "Register `playworld evaluate study`: the demo/play/mixed study alone, through its stage notebooks."
+    p = sub.add_parser('study', help='demo vs play vs mixed world models at equal frame budgets: r, rho, MMRV, failure TV, replay PSNR')
+    p.add_argument('--play', required=True, help='store of play episodes'); p.add_argument('--demo', required=True, help='store of demonstrations')
+    p.add_argument('--out', required=True, help='run folder: study/data, models/study_*, notebooks, metrics.json, report.html')
+    p.add_argument('--budgets', type=_ints, default=[3000, 6000, 12000], help='frame budgets, comma-separated')
+    p.add_argument('--steps', type=int, default=1200, help='training steps of every study model')
+    p.add_argument('--channels', type=_ints, default=[16, 32, 64, 64], help='UNet widths of the study models, comma-separated')
+    p.add_argument('--episodes', type=int, default=10, help='evaluation episodes per graded policy')
+    p.add_argument('--force', action='store_true', help='re-run stages already done'); p.add_argument('--log-output', action='store_true')
+    p.set_defaults(func=_cmd_study)
+    return p
+
+# %% ../../nbs/99_app.cli.ipynb #e44f6918
+def _cmd_evaluate_policy(a):
+    "playworld evaluate policy: graded policies in the real env vs in the world model; prints the agreement numbers."
+    from playworld.wm.model import load_world_model
+    from playworld.assets import default_checkpoint, default_judge
+    from playworld.eval.judge import load_judge
+    from playworld.eval.policy import evaluate_policies, write_results
+    ck = a.checkpoint or default_checkpoint()
+    if ck is None: raise FileNotFoundError("no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
+    jp = a.judge or default_judge()
+    if jp is None: raise FileNotFoundError("no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    wm, judge = load_world_model(ck), load_judge(jp)
+    pol = a.policies.split(',') if a.policies else None
+    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
+    res.update(checkpoint=str(ck), judge=str(jp))
+    p = write_results(res, a.out)
+    print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
+    print(f"wrote {p}")
+
+def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
+                     )->argparse.ArgumentParser: # the `evaluate policy` parser
+    "Register `playworld evaluate policy`; sets `func`."
+    p = sub.add_parser('policy', help='graded policies in the real env vs in the world model (judge): r, rho, MMRV, failure modes')
+    p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
+    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge)')
+    p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
+    p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
+    p.add_argument('--steps', type=int, default=60, help='steps per episode')
+    p.add_argument('--seed', type=int, default=10_000, help='first scene seed')
+    p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
+    p.add_argument('--out', required=True, help='output folder DIR: policy_eval.json, policy_eval_scatter.html')
+    p.set_defaults(func=_cmd_evaluate_policy)
+    return p
+
 # %% ../../nbs/99_app.cli.ipynb #877a1263
-# sub-commands defined beside the code they run: (module, function taking the sub-parsers object, 'top', 'bench' or 'evaluate')
-PLUGINS = [('playworld.play.run', 'add_collect_parser', 'top'),
-           ('playworld.benchmarks.collect', 'add_bench_collect_parser', 'bench'),
-           ('playworld.ui.teleop', 'add_teleop_parser', 'top'),
-           ('playworld.ui.teleop', 'add_bench_teleop_parser', 'bench'),
-           ('playworld.eval.coverage', 'add_coverage_parser', 'evaluate'),
-           ('playworld.eval.categories', 'add_replay_categories_parser', 'evaluate'),
-           ('playworld.studies.play_vs_demo', 'add_study_parser', 'evaluate'),
-           ('playworld.eval.policy', 'add_evaluate_parser', 'top'),   # adds `policy` to the `evaluate` group
-           ('playworld.rl.run', 'add_rl_parser', 'top'),
-           ('playworld.envs.cloth', 'add_bench_cloth_parser', 'bench'),
-           ('playworld.studies.testtime', 'add_ttrl_parser', 'top')]
-
-def _add_plugins(sub, bench_sub):
-    import importlib
-    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the demo/play/mixed study')
-    groups = dict(top=sub, bench=bench_sub, evaluate=ev.add_subparsers(dest='what', required=True, metavar='WHAT'))
-    for mod, fn, where in PLUGINS: getattr(importlib.import_module(mod), fn)(groups[where])
-
 def build_parser()->argparse.ArgumentParser:
     "The `playworld` argument parser (one sub-parser per command)."
     p = argparse.ArgumentParser(prog='playworld', description='PlayWorld Workbench: play -> episodes -> world model -> evaluation.')
@@ -170,7 +498,11 @@ def build_parser()->argparse.ArgumentParser:
     ta = sub.add_parser('tasks', help='list task families and their language instructions')
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
-    _add_plugins(sub, bs)
+    for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser): add(bs)
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the demo/play/mixed study')
+    es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
+    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser): add(es)
+    for add in (add_collect_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 
 def main(argv:list|None=None # arguments (None: sys.argv[1:])

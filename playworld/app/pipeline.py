@@ -11,10 +11,11 @@ import papermill as pm
 import playworld
 from ..core import atomic_write, check_writable
 from ..assets import stages_dir
+from ..studies import cloth, objects, sources, testtime, simgap, variability
 
 # %% auto #0
-__all__ = ['PROFILES', 'EXPERIMENTS', 'DATASETS', 'DISK_NEEDS_MB', 'study_plan', 'stage_plan', 'experiment_plan', 'StageFailed',
-           'run_stages', 'run_pipeline']
+__all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study_plan', 'stage_plan', 'experiment_plan',
+           'StageFailed', 'run_stages', 'run_pipeline']
 
 # %% ../../nbs/90_app.pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
@@ -65,50 +66,15 @@ PROFILES = {
         rl=dict(_RL, families=['lift', 'pick_place', 'push'], bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256, store_starts=256,
                 n_real=200, n_imagined=200, curve_every=10, curve_real=50, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50)),
 }
-# profile -> experiment key -> stage parameters; standard = the measured CPU runs of data_samples/<key> (wall times there)
-_EXPERIMENT_PARAMS = dict(
-    smoke=dict(
-        cloth=dict(episodes=2, noise_levels=[0.0, 0.8], max_steps=50, bench_seconds=1.0),
-        objects=dict(model='shipped', k_values=[1, 3], frame_budget=120, episodes_per_scene=2, max_steps=20, steps=2, batch_size=4, n_eval=2, horizons=[4, 8]),
-        sources=dict(model='scratch', scale_budgets=[100, 200], train_budget=200, steps=2, batch_size=2, scratch_channels=[16, 32], heldout_episodes=1,
-                     horizons=[1, 2], headline_horizon=2, replay_stride=16, max_steps=40),
-        ttrl=dict(model='shipped', n_layouts=1, updates=1, group_size=2, rl_steps=8, n_real=2, n_imagined=2, max_steps=16),
-        simgap=dict(rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=1, n_real=2, n_sim=2, n_imagined=0, n_expert=1, n_frames=2, max_steps=8),
-        variability=dict(model='shipped', policies=['expert-v0', 'random-v0'], n_episodes=1, steps=8, sample_seeds=2, train_seeds=2, train_sample_seeds=1,
-                         train_steps=1, train_batch_size=2, n_resamples=100)),
-    # ~2 h more on 2 idle cores (estimates from the measured runs' CPU time: cloth 5, objects 20, sources 15, ttrl 12, simgap 15, variability 20 min)
-    standard=dict(
-        cloth=dict(episodes=30, noise_levels=[0.0, 0.4, 0.8], max_steps=80, bench_seconds=8.0),
-        objects=dict(model='shipped', k_values=[1, 3, 12], frame_budget=3000, episodes_per_scene=4, max_steps=60, steps=90, batch_size=16, n_eval=8,
-                     horizons=[8, 16], stride=16),
-        sources=dict(model='tabletop', scale_budgets=[1000, 2000, 4000, 8000], train_budget=4000, steps=150, batch_size=16, heldout_episodes=4,
-                     horizons=[1, 4, 8, 16], headline_horizon=8, replay_stride=8, policy_episodes=0),
-        ttrl=dict(model='shipped', n_layouts=4, updates=5, groups=1, group_size=8, rl_steps=40, n_real=30, n_imagined=8),
-        simgap=dict(rl_updates=8, groups=4, group_size=8, rl_steps=40, n_starts=32, n_real=100, n_sim=100, n_imagined=0, n_expert=50, n_frames=50),
-        variability=dict(policies=['expert-v0', 'ou0.5-v0', 'release0.5-v0', 'mixed-v0', 'offset3cm-v0', 'ou1-v0', 'wrong0.9-v0', 'random-v0'],
-                         n_episodes=6, steps=60, sample_seeds=3, train_seeds=3, train_sample_seeds=2, train_steps=100, train_batch_size=16,
-                         train_lr=1e-3, init='base', batch_size=48)),
-    # sized for a GPU machine (not run here: this task had none); the from-scratch variants of objects, sources and variability
-    full=dict(
-        cloth=dict(episodes=200, noise_levels=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0], max_steps=100, bench_seconds=20.0),
-        objects=dict(model='tabletop', k_values=[1, 3, 6, 12], frame_budget=60000, episodes_per_scene=4, steps=4000, batch_size=64, lr=1e-3,
-                     from_scratch=True, n_eval=40, horizons=[8, 16], stride=8),
-        sources=dict(model='scratch', scratch_channels=[32, 64, 64, 128], scale_budgets=[2000, 4000, 8000, 16000, 32000], train_budget=16000,
-                     steps=4000, batch_size=64, heldout_episodes=20, horizons=[1, 4, 8, 16], headline_horizon=8, replay_stride=8, policy_episodes=10),
-        ttrl=dict(n_layouts=20, updates=16, groups=2, group_size=16, rl_steps=40, n_real=100, n_imagined=32),
-        simgap=dict(rl_updates=32, groups=8, group_size=8, rl_steps=40, n_starts=64, n_real=200, n_sim=200, n_imagined=100, n_expert=100, n_frames=100),
-        variability=dict(policies=[], n_episodes=30, steps=60, sample_seeds=5, train_seeds=5, train_sample_seeds=3, train_steps=20000,
-                         train_batch_size=32, init='scratch', batch_size=128, n_resamples=2000)))
-# the rest of the papers' experiments: one stage notebook each, run after the others; each writes
-# DIR/metrics/tabletop.<key>.json and the report draws it with the section function named here (module:function)
-EXPERIMENTS = dict(cloth=('55_cloth.ipynb', 'playworld.envs.cloth:cloth_section'),
-                   objects=('60_objects.ipynb', 'playworld.studies.objects:objects_section'),
-                   sources=('65_sources.ipynb', 'playworld.studies.sources:sources_section'),
-                   ttrl=('70_ttrl.ipynb', 'playworld.studies.testtime:ttrl_section'),
-                   simgap=('75_simgap.ipynb', 'playworld.studies.simgap:simgap_section'),
-                   variability=('80_variability.ipynb', 'playworld.studies.variability:variability_section'))
-# the smoke parameters are run by tests/test_<key>_stage.py (one stage each, values checked), not by the smoke pipeline
-for _p in ('standard', 'full'): PROFILES[_p]['experiments'] = _EXPERIMENT_PARAMS[_p]
+# the rest of the papers' experiments: one `playworld.studies` module each (`KEY`, its stage notebook `STAGE`, the
+# profiles' settings `Params.PRESETS`, `section` for the report; `run` where the study runs in-process), run after the
+# others; each writes DIR/metrics/tabletop.<key>.json
+STUDIES = {m.KEY: m for m in (cloth, objects, sources, testtime, simgap, variability)}
+def presets(m)->dict: # profile -> the settings it changes
+    "A study's presets (`Params.PRESETS`; module-level `PRESETS` for a study whose `Params` is not written yet)."
+    return m.Params.PRESETS if hasattr(m, 'Params') else m.PRESETS
+# the smoke presets are run by tests/test_<key>_stage.py (one study each, values checked), not by the smoke pipeline
+for _p in ('standard', 'full'): PROFILES[_p]['experiments'] = {k: dict(presets(m)[_p]) for k, m in STUDIES.items()}
 DATASETS = ('tabletop', 'bridge')
 DISK_NEEDS_MB = dict(smoke=50, quick=400, standard=1000, full=8000)   # free space a run needs, MiB (measured: quick 136 MiB)
 
@@ -141,19 +107,18 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
     if (st := p.get('study')): plan += study_plan(st['budgets'], train=st['train'], evaluate=st['evaluate'])[:-1]
     if 'rl' in p: plan += [('rl', '50_rl.ipynb', p['rl'])]
-    plan += [(k, EXPERIMENTS[k][0], v) for k, v in p.get('experiments', {}).items()]
+    plan += [(k, STUDIES[k].STAGE, v) for k, v in p.get('experiments', {}).items()]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan
 
-def experiment_plan(keys:list,            # experiment keys, some of `EXPERIMENTS`
+def experiment_plan(keys:list,            # experiment keys, some of `STUDIES`
                     profile:str='standard', # the profile whose parameters they get
                     overrides:dict|None=None # key -> {parameter: value} replacing the profile's
                    )->list:               # [(stage, notebook, parameters)]: the experiments, then the report
     "The stages of some of the paper experiments alone (`playworld experiment`); ValueError for an unknown key or profile."
     if profile not in PROFILES: raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
-    if not keys or (bad := [k for k in keys if k not in EXPERIMENTS]): raise ValueError(f"unknown experiments {list(keys)!r}; expected some of {list(EXPERIMENTS)}")
-    ex = _EXPERIMENT_PARAMS.get(profile, {})
-    plan = [(k, EXPERIMENTS[k][0], dict(ex.get(k, {}), **(overrides or {}).get(k, {}))) for k in keys]
+    if not keys or (bad := [k for k in keys if k not in STUDIES]): raise ValueError(f"unknown experiments {list(keys)!r}; expected some of {list(STUDIES)}")
+    plan = [(k, STUDIES[k].STAGE, dict(presets(STUDIES[k]).get(profile, {}), **(overrides or {}).get(k, {}))) for k in keys]
     return plan + [('report', '90_report.ipynb', dict(profile='experiments'))]
 
 # %% ../../nbs/90_app.pipeline.ipynb #54cd00a9

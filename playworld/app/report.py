@@ -128,15 +128,10 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
 
 def _experiment_sections(t:dict, # metrics['tabletop']
                          out:Path # run folder
-                        )->list: # HTML parts, one per paper experiment the run has (`pipeline.EXPERIMENTS` order)
+                        )->list: # HTML parts, one per paper experiment the run has (`pipeline.STUDIES` order)
     "The experiments' own report sections: each module draws its `tabletop.<key>` results (tables with intervals, figures)."
-    import importlib
-    from playworld.app.pipeline import EXPERIMENTS
-    parts = []
-    for k, (_, fn) in EXPERIMENTS.items():
-        if isinstance(t.get(k), dict):
-            mod, name = fn.split(':'); parts.append(getattr(importlib.import_module(mod), name)(t[k], out))
-    return parts
+    from playworld.app.pipeline import STUDIES
+    return [m.section(t[k], out) for k, m in STUDIES.items() if isinstance(t.get(k), dict)]
 
 # %% ../../nbs/91_app.report.ipynb #231438a5
 def write_report(out:str|Path, # run folder DIR

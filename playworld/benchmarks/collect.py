@@ -10,14 +10,13 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch.utils.data import DataLoader
-from ..core import atomic_write
 from ..envs.tabletop import TabletopEnv
 from ..data.store import EpisodeStore
 from ..data.windows import WindowDataset
 from ..play.run import collect_to_store, play_stream
 
 # %% auto #0
-__all__ = ['bench_play', 'bench_loader', 'bench_trainer', 'bench_collect', 'add_bench_collect_parser']
+__all__ = ['bench_play', 'bench_loader', 'bench_trainer', 'bench_collect']
 
 # %% ../../nbs/76_benchmarks.collect.ipynb #c9b41402
 def _replay(actions:list, seed:int=0)->tuple: # -> (frames stepped, wall seconds, CPU seconds)
@@ -100,21 +99,3 @@ def bench_collect(quick:bool=False)->dict: # quick: fewer rounds and steps (~1 m
                 loader_over_trainer=round(ratio, 1),
                 targets=dict(collect_overhead_pct_max=15, collect_overhead_ok=c['overhead_pct'] <= 15, collect_overhead_batched_ok=c['overhead_batched_pct'] <= 15, loader_over_trainer_min=5, loader_ok=ratio >= 5),
                 note='shared machine: absolute rates are noisy; the ratios are measured in one run, interleaved')
-
-# %% ../../nbs/76_benchmarks.collect.ipynb #5f812e1e
-def _cmd_bench_collect(a):
-    "playworld bench collect: collection and loader throughput as JSON."
-    r = bench_collect(quick=a.quick); txt = json.dumps(r, indent=1)
-    if a.out:
-        with atomic_write(a.out, 'w') as f: f.write(txt)
-    c = r['collect']
-    print(txt if a.json else f"play {c['play_fps']:.0f} frames/s vs bare env {c['raw_fps']:.0f} (overhead {c['overhead_pct']:.0f} % wall, {c['overhead_cpu_pct']:.0f} % CPU; committing every {c['batch']}: {c['overhead_batched_pct']:.0f} %, {c['overhead_batched_cpu_pct']:.0f} %); "
-          f"loader {r['loader']['windows_per_s']:.0f} windows/s vs trainer {r['trainer']['windows_per_s']:.1f} ({r['loader_over_trainer']:.0f}x)")
-
-def add_bench_collect_parser(bench_sub): # the sub-parsers object of `playworld bench`
-    "Add `bench collect [--json] [--out FILE] [--quick]`."
-    b = bench_sub.add_parser('collect', help='play collection frames/s vs the bare env; store loader windows/s vs the trainer')
-    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='~1 min')
-    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/collect.json)')
-    b.set_defaults(func=_cmd_bench_collect)
-    return b

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os, time
 os.environ.setdefault('MUJOCO_GL', 'egl')
 import numpy as np
-import mujoco
+from ..envs.tabletop import import_mujoco
 import gymnasium as gym
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES, SUBSTEPS, all_tasks
 
@@ -50,7 +50,7 @@ def bench_single(env:str='tabletop', size:int=96, seconds:float=2.0, rounds:int=
         if env == 'metaworld' and e._steps >= 480: e.reset()       # Meta-World refuses > 500 steps per episode
     nsub = SUBSTEPS if env == 'tabletop' else e.mw.frame_skip
     cam = e.camera if env == 'tabletop' else e._cam
-    r = mujoco.Renderer(e.model, size, size)
+    mujoco = import_mujoco(); r = mujoco.Renderer(e.model, size, size)
     def raw():
         mujoco.mj_step(e.model, e.data, nstep=nsub); r.update_scene(e.data, camera=cam)
         r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
@@ -90,7 +90,7 @@ def bench_envs(sizes:tuple=(64, 96),   # frame sizes, px
               )->dict:                 # {env: {'fps': {size: f}, 'raw_fps': {...}, 'overhead_pct': {...}, 'vec_fps': {...}, ...}}
     "Frames/s (step + render) per env and size, wrapper vs raw MuJoCo, single process and vectorized; JSON-ready."
     if (bad := [e for e in envs if e not in ('tabletop', 'metaworld')]): raise ValueError(f"unknown envs {bad}; expected 'tabletop' and/or 'metaworld'")
-    out = dict(cpu_count=os.cpu_count(), seconds=seconds, mujoco=mujoco.__version__)
+    out = dict(cpu_count=os.cpu_count(), seconds=seconds, mujoco=import_mujoco().__version__)
     for env in envs:
         if env == 'metaworld':
             try: import metaworld  # noqa: F401

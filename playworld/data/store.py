@@ -285,82 +285,76 @@ class EpisodeStore:
     def __len__(self): return len(self.meta)
     def __repr__(self): return f"EpisodeStore({str(self.root)!r}, {len(self)} episodes, {self.info['total_frames']} frames)"
 
+    def paths(self, i:int)->tuple:
+        "(data parquet, video mp4) paths of episode `i`."
+        m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
+        return (self.root/DATA_PATH.format(chunk_index=m['data/chunk_index'], file_index=m['data/file_index']),
+                self.root/VIDEO_PATH.format(video_key=OBS_IMAGE, chunk_index=m[f'{v}/chunk_index'], file_index=m[f'{v}/file_index']))
+
+    def _rows(self, i:int)->pa.Table:
+        "The data rows of episode `i`, checked against the episode table."
+        path = self.paths(i)[0]
+        if self._cache[0] != path: self._cache = (path, _read_parquet(path))
+        t = self._cache[1]; m = self.meta[i]
+        t = t.filter(pc.equal(t.column('episode_index'), i))
+        if t.num_rows != m['length'] or (t.column('frame_index').to_numpy() != np.arange(m['length'])).any():
+            raise ValueError(f"data file {path} holds {t.num_rows} rows of episode {i} with frame_index not 0..{m['length']-1}, "
+                             f"expected length {m['length']} from the episode table")
+        return t
+
+    def _episode(self, i:int, rows:pa.Table, frames:np.ndarray)->Episode:
+        "Assemble episode `i` from its data rows and frames."
+        m = self.meta[i]; arr = lambda k: np.stack(rows.column(k).to_numpy(zero_copy_only=False)).astype(np.float32)
+        return Episode(frames=frames, actions=arr(ACTION), state=arr(OBS_STATE) if OBS_STATE in rows.column_names else None,
+                       instruction=m.get('instruction') or (m['tasks'] or [''])[0], task=m.get('task_family') or '',
+                       source=m.get('source') or 'imported', policy_id=m.get('policy_id') or '',
+                       success=bool(m.get('success')), fps=float(self.fps), events=list(m.get('events') or []))
+
+    def _span(self, i:int)->tuple:
+        "(start, stop) frame indices of episode `i` in its video file."
+        m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
+        a = round(m[f'{v}/from_timestamp'] * self.fps)
+        return a, a + m['length']
+
+    def load(self, i:int)->Episode: # episode index, 0 <= i < len(store)
+        "Load episode `i` (frames decoded by timestamp); IndexError out of range, FileNotFoundError/ValueError naming a bad file."
+        if not -len(self) <= i < len(self): raise IndexError(f"episode {i} out of range for a store of {len(self)} episodes")
+        i = i % len(self)
+        return self._episode(i, self._rows(i), decode_video(self.paths(i)[1], self.fps, *self._span(i)))
+
+    def __getitem__(self, i:int)->Episode: return self.load(i)
+
+    def load_all(self)->list: # -> list of `Episode`, in episode order
+        "Load every episode, decoding each video file once."
+        out, byvid = [None] * len(self), {}
+        for i in range(len(self)): byvid.setdefault(self.paths(i)[1], []).append(i)
+        for path, ids in byvid.items():
+            spans = [self._span(i) for i in ids]
+            frames = decode_video(path, self.fps, 0, max(b for a, b in spans))
+            for i, (a, b) in zip(ids, spans): out[i] = self._episode(i, self._rows(i), frames[a:b])
+        return out
+
+    @property
+    def next_file(self)->int:
+        "Global number of the file the next write creates (one past the last committed file)."
+        return 1 + max([max(_fileno(m, 'data'), _fileno(m, f'videos/{OBS_IMAGE}'), _fileno(m, 'meta/episodes'))
+                        for m in self.meta], default=-1)
+
+    @property
+    def data_files(self)->list:
+        "The committed data parquet files."
+        return sorted({self.paths(i)[0] for i in range(len(self))})
+
+    @property
+    def tasks(self)->list:
+        "Task strings in task_index order (from meta/tasks.parquet)."
+        if not (self.root/TASKS_PATH).exists(): return []
+        return _read_parquet(self.root/TASKS_PATH).sort_by('task_index').column('task').to_pylist()
+
+
 # %% ../../nbs/20_data.store.ipynb #2b48b326
 def _fileno(m:dict, pre:str)->int: return m[f'{pre}/chunk_index'] * CHUNKS_SIZE + m[f'{pre}/file_index']
 
-@patch
-def paths(self:EpisodeStore, i:int)->tuple:
-    "(data parquet, video mp4) paths of episode `i`."
-    m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
-    return (self.root/DATA_PATH.format(chunk_index=m['data/chunk_index'], file_index=m['data/file_index']),
-            self.root/VIDEO_PATH.format(video_key=OBS_IMAGE, chunk_index=m[f'{v}/chunk_index'], file_index=m[f'{v}/file_index']))
-@patch(as_prop=True)
-def next_file(self:EpisodeStore)->int:
-    "Global number of the file the next write creates (one past the last committed file)."
-    return 1 + max([max(_fileno(m, 'data'), _fileno(m, f'videos/{OBS_IMAGE}'), _fileno(m, 'meta/episodes'))
-                    for m in self.meta], default=-1)
-
-@patch(as_prop=True)
-def data_files(self:EpisodeStore)->list:
-    "The committed data parquet files."
-    return sorted({self.paths(i)[0] for i in range(len(self))})
-
-@patch(as_prop=True)
-def tasks(self:EpisodeStore)->list:
-    "Task strings in task_index order (from meta/tasks.parquet)."
-    if not (self.root/TASKS_PATH).exists(): return []
-    return _read_parquet(self.root/TASKS_PATH).sort_by('task_index').column('task').to_pylist()
-
-# %% ../../nbs/20_data.store.ipynb #18632774
-@patch
-def _rows(self:EpisodeStore, i:int)->pa.Table:
-    "The data rows of episode `i`, checked against the episode table."
-    path = self.paths(i)[0]
-    if self._cache[0] != path: self._cache = (path, _read_parquet(path))
-    t = self._cache[1]; m = self.meta[i]
-    t = t.filter(pc.equal(t.column('episode_index'), i))
-    if t.num_rows != m['length'] or (t.column('frame_index').to_numpy() != np.arange(m['length'])).any():
-        raise ValueError(f"data file {path} holds {t.num_rows} rows of episode {i} with frame_index not 0..{m['length']-1}, "
-                         f"expected length {m['length']} from the episode table")
-    return t
-
-@patch
-def _episode(self:EpisodeStore, i:int, rows:pa.Table, frames:np.ndarray)->Episode:
-    "Assemble episode `i` from its data rows and frames."
-    m = self.meta[i]; arr = lambda k: np.stack(rows.column(k).to_numpy(zero_copy_only=False)).astype(np.float32)
-    return Episode(frames=frames, actions=arr(ACTION), state=arr(OBS_STATE) if OBS_STATE in rows.column_names else None,
-                   instruction=m.get('instruction') or (m['tasks'] or [''])[0], task=m.get('task_family') or '',
-                   source=m.get('source') or 'imported', policy_id=m.get('policy_id') or '',
-                   success=bool(m.get('success')), fps=float(self.fps), events=list(m.get('events') or []))
-
-@patch
-def _span(self:EpisodeStore, i:int)->tuple:
-    "(start, stop) frame indices of episode `i` in its video file."
-    m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
-    a = round(m[f'{v}/from_timestamp'] * self.fps)
-    return a, a + m['length']
-
-@patch
-def load(self:EpisodeStore, i:int)->Episode: # episode index, 0 <= i < len(store)
-    "Load episode `i` (frames decoded by timestamp); IndexError out of range, FileNotFoundError/ValueError naming a bad file."
-    if not -len(self) <= i < len(self): raise IndexError(f"episode {i} out of range for a store of {len(self)} episodes")
-    i = i % len(self)
-    return self._episode(i, self._rows(i), decode_video(self.paths(i)[1], self.fps, *self._span(i)))
-
-@patch
-def __getitem__(self:EpisodeStore, i:int)->Episode: return self.load(i)
-
-# %% ../../nbs/20_data.store.ipynb #fd9d41f3
-@patch
-def load_all(self:EpisodeStore)->list: # -> list of `Episode`, in episode order
-    "Load every episode, decoding each video file once."
-    out, byvid = [None] * len(self), {}
-    for i in range(len(self)): byvid.setdefault(self.paths(i)[1], []).append(i)
-    for path, ids in byvid.items():
-        spans = [self._span(i) for i in ids]
-        frames = decode_video(path, self.fps, 0, max(b for a, b in spans))
-        for i, (a, b) in zip(ids, spans): out[i] = self._episode(i, self._rows(i), frames[a:b])
-    return out
 
 # %% ../../nbs/20_data.store.ipynb #d3dcd599
 _FILE_RE = r'file-(\d{3})\.(parquet|mp4)$'
@@ -420,35 +414,34 @@ class StoreWriter:
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
 
-# %% ../../nbs/20_data.store.ipynb #f0d346e9
-@patch
-def write(self:StoreWriter, episodes:list, # list of `Episode` (same frame size, action and state dims as the store)
-         )->list:                           # the global episode indices written
-    "Commit one batch as file-XXX (video, data, episode table, tasks, stats, then info.json); ValueError/TypeError on bad input."
-    info, root = self.info, self.root
-    fps = _check_batch(episodes, self.fps, info)
-    ep0, row0 = (info['total_episodes'], info['total_frames']) if info else (0, 0)
-    n, tasks = self.next_file, list(self.tasks)
-    strs = [e.instruction or e.task for e in episodes]
-    for s in strs:
-        if s not in tasks: tasks.append(s)
-    p = _paths(root, n); T = np.cumsum([0] + [len(e) for e in episodes])
-    vinfo = encode_video(np.concatenate([e.frames for e in episodes]), p['video'], fps, self.mode, keyframes=T[:-1])
-    frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
-    with atomic_write(p['data']) as f: pq.write_table(frames, f)
-    with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
-    if tasks != self.tasks or not (root/TASKS_PATH).exists(): _write_tasks(root/TASKS_PATH, tasks)   # only when a task is new
-    stats = _stats([frames]) if self.stats is None else _merge_stats(self.stats, _stats([frames]))
-    with atomic_write(root/STATS_PATH, 'w') as f: json.dump(stats, f, indent=4)
-    fps_out = int(fps) if float(fps).is_integer() else fps
-    new = dict(codebase_version=CODEBASE_VERSION, robot_type=self.robot_type or (info or {}).get('robot_type') or 'playworld',
-               total_episodes=ep0 + len(episodes), total_frames=int(row0 + T[-1]), total_tasks=len(tasks),
-               chunks_size=CHUNKS_SIZE, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
-               splits={'train': f'0:{ep0 + len(episodes)}'}, data_path=DATA_PATH, video_path=VIDEO_PATH,
-               features=info['features'] if info else _features(episodes[0], {**vinfo, 'video.fps': fps_out}, self.names or {}))
-    _write_info(root, new)                                                    # the commit point
-    self.info, self.tasks, self.stats, self.next_file = new, tasks, stats, n + 1
-    return list(range(ep0, ep0 + len(episodes)))
+    def write(self, episodes:list, # list of `Episode` (same frame size, action and state dims as the store)
+             )->list:                           # the global episode indices written
+        "Commit one batch as file-XXX (video, data, episode table, tasks, stats, then info.json); ValueError/TypeError on bad input."
+        info, root = self.info, self.root
+        fps = _check_batch(episodes, self.fps, info)
+        ep0, row0 = (info['total_episodes'], info['total_frames']) if info else (0, 0)
+        n, tasks = self.next_file, list(self.tasks)
+        strs = [e.instruction or e.task for e in episodes]
+        for s in strs:
+            if s not in tasks: tasks.append(s)
+        p = _paths(root, n); T = np.cumsum([0] + [len(e) for e in episodes])
+        vinfo = encode_video(np.concatenate([e.frames for e in episodes]), p['video'], fps, self.mode, keyframes=T[:-1])
+        frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
+        with atomic_write(p['data']) as f: pq.write_table(frames, f)
+        with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
+        if tasks != self.tasks or not (root/TASKS_PATH).exists(): _write_tasks(root/TASKS_PATH, tasks)   # only when a task is new
+        stats = _stats([frames]) if self.stats is None else _merge_stats(self.stats, _stats([frames]))
+        with atomic_write(root/STATS_PATH, 'w') as f: json.dump(stats, f, indent=4)
+        fps_out = int(fps) if float(fps).is_integer() else fps
+        new = dict(codebase_version=CODEBASE_VERSION, robot_type=self.robot_type or (info or {}).get('robot_type') or 'playworld',
+                   total_episodes=ep0 + len(episodes), total_frames=int(row0 + T[-1]), total_tasks=len(tasks),
+                   chunks_size=CHUNKS_SIZE, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
+                   splits={'train': f'0:{ep0 + len(episodes)}'}, data_path=DATA_PATH, video_path=VIDEO_PATH,
+                   features=info['features'] if info else _features(episodes[0], {**vinfo, 'video.fps': fps_out}, self.names or {}))
+        _write_info(root, new)                                                    # the commit point
+        self.info, self.tasks, self.stats, self.next_file = new, tasks, stats, n + 1
+        return list(range(ep0, ep0 + len(episodes)))
+
 
 # %% ../../nbs/20_data.store.ipynb #557ea660
 def _group_files(st:EpisodeStore)->list:

@@ -7,24 +7,21 @@ vertex positions, a scripted folding expert and its noisy versions, per-step eve
 # %% ../../nbs/15_envs.cloth.ipynb #a8ba1cdb
 from __future__ import annotations
 import os
-os.environ.setdefault('MUJOCO_GL', 'egl')
 import time, json, html, base64, io
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
-import mujoco
 from fastcore.basics import patch
 from ..core import Episode, frame_strip, save_png
-from .tabletop import (TabletopEnv, Scene, tabletop_xml, TABLE_Z, HALF, BLOCKS, STEP_M,
+from .tabletop import (TabletopEnv, import_mujoco, Scene, tabletop_xml, TABLE_Z, HALF, BLOCKS, STEP_M,
                                      SUBSTEPS, GRASP_Z, HAND_LO, HAND_HI, HOME, GRIP_OPEN, GRIP_CLOSED)
 from .policies import run_episode, event_counts, wilson
 
 # %% auto #0
 __all__ = ['CLOTH_N', 'CLOTH_SP', 'CLOTH_MASS', 'CLOTH_R', 'CLOTH_RGB', 'PICK_R', 'PICK_DZ', 'TIP_DZ', 'BREAK_M', 'FOLD_TOL',
            'FOLD_FRAC', 'SLIP_M', 'PARK', 'FOLD_DIRS', 'FOLD_TEMPLATE', 'CLOTH_EVENTS', 'cloth_xml', 'FoldTask',
-           'fold_tasks', 'parse_fold', 'fold_pairs', 'ClothTabletopEnv', 'register_cloth_env', 'FoldExpert',
-           'NoisyFoldExpert', 'collect_folds', 'fold_summary', 'bench_cloth', 'add_bench_cloth_parser', 'fold_strip',
-           'cloth_figures', 'cloth_section']
+           'fold_tasks', 'parse_fold', 'fold_pairs', 'ClothTabletopEnv', 'FoldExpert', 'NoisyFoldExpert',
+           'collect_folds', 'fold_summary', 'bench_cloth']
 
 # %% ../../nbs/15_envs.cloth.ipynb #51d201e4
 CLOTH_N = 8              # towel vertices per side (vertex k = i*N + j: i along x, j along y)
@@ -139,7 +136,7 @@ def _layout(self:ClothTabletopEnv, tower=None):
     "Fresh scene: blocks, bowl and plate parked, the towel flat at a random spot (±3 cm) and yaw (±0.25 rad), hand home and open."
     m, d, rng = self.model, self.data, self.np_random
     if not hasattr(self, '_vb'): self._cloth_ids()
-    mujoco.mj_resetData(m, d)
+    mujoco = import_mujoco(); mujoco.mj_resetData(m, d)
     for b in ('bowl', 'plate'): m.body_pos[self._bid[b], :2] = PARK[b]
     for b in BLOCKS:
         a = self._qadr[b]; d.qpos[a:a+3] = [*PARK[b], TABLE_Z + HALF + 0.001]; d.qpos[a+3:a+7] = [1, 0, 0, 0]
@@ -151,7 +148,7 @@ def _layout(self:ClothTabletopEnv, tower=None):
     d.qpos[self._qadr['hand']:self._qadr['hand']+3] = HOME - m.body_pos[self._bid['hand']]
     d.ctrl[:] = GRIP_OPEN; self._grip = False
     d.eq_active[self._eq] = False; self._picked[:] = False
-    mujoco.mj_forward(m, d); mujoco.mj_step(m, d, nstep=50)
+    mujoco = import_mujoco(); mujoco.mj_forward(m, d); mujoco.mj_step(m, d, nstep=50)
 
 # %% ../../nbs/15_envs.cloth.ipynb #956316c5
 @patch
@@ -237,7 +234,7 @@ def step(self:ClothTabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; cli
     ev = self._picker(grip)
     self._grip = grip
     self.data.ctrl[:] = GRIP_CLOSED if grip else GRIP_OPEN
-    mujoco.mj_step(self.model, self.data, nstep=SUBSTEPS)
+    import_mujoco().mj_step(self.model, self.data, nstep=SUBSTEPS)
     self._steps += 1
     if self._picked.any():                                   # tear loose: a held vertex far from its anchor
         h, V, k = self.data.xpos[self._bid['hand']], self.verts(), np.nonzero(self._picked)[0]
@@ -250,13 +247,7 @@ def step(self:ClothTabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; cli
     return self._obs(), float(info['success']), info['success'], self._steps >= self.max_steps, info
 
 # %% ../../nbs/15_envs.cloth.ipynb #6f9445f4
-def register_cloth_env():
-    "Register `playworld/ClothTabletop-v0` with gymnasium (once)."
-    import gymnasium as gym
-    if 'playworld/ClothTabletop-v0' not in gym.registry:
-        gym.register('playworld/ClothTabletop-v0', entry_point='playworld.envs.cloth:ClothTabletopEnv')
-
-register_cloth_env()
+# `playworld/ClothTabletop-v0` is registered by name in `playworld.envs` (the package), like the plain tabletop.
 
 # %% ../../nbs/15_envs.cloth.ipynb #3052e059
 class FoldExpert:
@@ -379,97 +370,4 @@ def bench_cloth(seconds:float=4.0, # measuring time for both envs together, s
     for e in envs.values(): e.close()
     tf, cf = max(res['tabletop']), max(res['cloth'])
     return dict(tabletop_fps=round(tf, 1), cloth_fps=round(cf, 1), slowdown=round(tf / cf, 2), size=size, seconds=seconds,
-                mujoco=mujoco.__version__, cpu_count=os.cpu_count(), load_avg=round(os.getloadavg()[0], 2))   # load: other processes on the cores
-
-# %% ../../nbs/15_envs.cloth.ipynb #66a0974b
-def _cmd_bench_cloth(a):
-    "playworld bench cloth: frames/s of the tabletop with and without the towel."
-    r = bench_cloth(seconds=1.0 if a.quick else a.seconds, size=a.size)
-    try:
-        import playworld
-        r['recorded_tabletop_fps'] = json.loads((Path(playworld.__file__).resolve().parent.parent/'bench'/'envs.json').read_text())['tabletop']['fps'][str(a.size)]
-    except (FileNotFoundError, KeyError, json.JSONDecodeError): r['recorded_tabletop_fps'] = None
-    txt = json.dumps(r, indent=1)
-    if a.out:
-        from playworld.core import atomic_write
-        with atomic_write(a.out, 'w') as f: f.write(txt)
-    print(txt if a.json else f"tabletop {r['tabletop_fps']:.0f} frames/s, with the towel {r['cloth_fps']:.0f} frames/s ({r['slowdown']:.1f}x slower) at {r['size']} px")
-
-def add_bench_cloth_parser(bench_sub): # the sub-parsers object of `playworld bench`
-    "Add `bench cloth [--json] [--out FILE] [--quick] [--seconds S] [--size PX]`."
-    b = bench_sub.add_parser('cloth', help='step+render frames/s of the tabletop with and without the towel, in one process')
-    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1 s in all')
-    b.add_argument('--seconds', type=float, default=8.0, help='measuring time for both scenes together, s')
-    b.add_argument('--size', type=int, default=64, help='frame size, px')
-    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/cloth.json)')
-    b.set_defaults(func=_cmd_bench_cloth)
-    return b
-
-# %% ../../nbs/15_envs.cloth.ipynb #87f0ae2a
-def fold_strip(seed:int=0,               # layout seed
-               instruction:str='fold the towel from left to right', # the fold
-               size:int=64,              # frame size, px
-               every:int=3,              # keep every this many frames
-               max_steps:int=60          # episode length, steps
-              )->np.ndarray:             # (2·size + gap, W, 3) uint8: top camera row over front camera row
-    "A frame strip of one expert fold, from the `top` and the `front` camera."
-    env = ClothTabletopEnv(size=size, max_steps=max_steps, seed=seed)
-    obs, _ = env.reset(seed=seed, options={'instruction': instruction})
-    ex, top, front = FoldExpert(), [obs['image']], [env.render('front')]
-    for t in range(max_steps):
-        _, _, term, trunc, _ = env.step(ex(env)); top.append(env.render('top')); front.append(env.render('front'))
-        if term or trunc: break
-    for _ in range(every): env.step([0, 0, 1, -1]); top.append(env.render('top')); front.append(env.render('front'))
-    env.close()
-    return frame_strip([np.stack(top[::every]), np.stack(front[::every])])
-
-# %% ../../nbs/15_envs.cloth.ipynb #230eb27c
-def cloth_figures(m:dict,      # the metrics (`tabletop.cloth.json`)
-                  out:Path     # folder for cloth_rates.png and cloth_fps.png
-                 )->list:      # the paths written
-    "Success rate per noise level (Wilson 95 % bars) with the share of episodes per event, and the fps bars."
-    import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
-    out = Path(out); out.mkdir(parents=True, exist_ok=True); L = m['levels']
-    fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
-    x = np.arange(len(L)); r = np.array([l['success_rate'] for l in L]); ci = np.array([l['ci'] for l in L])
-    ax[0].bar(x, r, color='tab:blue'); ax[0].errorbar(x, r, yerr=[r - ci[:, 0], ci[:, 1] - r], fmt='none', color='k', capsize=4)
-    ax[0].set_xticks(x, [f"noise {l['noise']:g}\n(n={l['n']})" for l in L]); ax[0].set_ylim(0, 1.05); ax[0].set_ylabel('fold success rate')
-    w = 0.8 / len(CLOTH_EVENTS)
-    for i, ev in enumerate(CLOTH_EVENTS):
-        ax[1].bar(x + (i - len(CLOTH_EVENTS) / 2 + 0.5) * w, [l['episodes_with'][ev] for l in L], w, label=ev)
-    ax[1].set_xticks(x, [f"noise {l['noise']:g}" for l in L]); ax[1].set_ylabel('share of episodes with event')
-    ax[1].set_ylim(0, 1.45); ax[1].legend(fontsize=7, ncol=3, loc='upper center'); fig.tight_layout()
-    p1 = out/'cloth_rates.png'; fig.savefig(p1, dpi=80); plt.close(fig)
-    f = m['fps']; fig, ax = plt.subplots(figsize=(4.2, 2.6))
-    names, vals = ['tabletop\n(this run)', 'tabletop + cloth\n(this run)'], [f['tabletop_fps'], f['cloth_fps']]
-    if f.get('recorded_tabletop_fps'): names.append('tabletop\n(bench/envs.json)'); vals.append(f['recorded_tabletop_fps'])
-    ax.bar(names, vals, color=['tab:gray', 'tab:blue', 'lightgray'][:len(vals)]); ax.set_ylabel(f"step+render frames/s ({f['size']} px)")
-    if f.get('load_avg') is not None: ax.set_title(f"{f['slowdown']:.1f}x slower with the towel (load average {f['load_avg']:.1f} on {f['cpu_count']} cores)", fontsize=7)
-    for i, v in enumerate(vals): ax.text(i, v, f'{v:.0f}', ha='center', va='bottom', fontsize=8)
-    ax.tick_params(axis='x', labelsize=7); fig.tight_layout(); p2 = out/'cloth_fps.png'; fig.savefig(p2, dpi=80); plt.close(fig)
-    return [p1, p2]
-
-# %% ../../nbs/15_envs.cloth.ipynb #3830ae99
-def _png(path:Path, scale:int=1)->str:
-    if not Path(path).exists(): return f'<p><i>missing figure {html.escape(Path(path).name)}</i></p>'
-    from PIL import Image
-    w = Image.open(path).size[0]
-    return f'<img alt="{html.escape(Path(path).stem)}" width="{scale*w}" style="image-rendering:pixelated;max-width:100%" src="data:image/png;base64,{base64.b64encode(Path(path).read_bytes()).decode()}">'
-
-def cloth_section(m:dict,   # content of DIR/metrics/tabletop.cloth.json
-                  out:Path  # the run folder DIR (figures in DIR/figures/cloth_*.png)
-                 )->str:    # HTML fragment
-    "The report's cloth section: success per noise level with Wilson 95 % intervals, event shares, speed, figures."
-    fig = Path(out)/'figures'
-    rows = ''.join(f"<tr><td>{l['noise']:g}</td><td>{html.escape(l['policy_id'])}</td><td>{l['n']}</td><td>{l['success_rate']:.2f} "
-                   f"[{l['ci'][0]:.2f}, {l['ci'][1]:.2f}]</td><td>{l['mean_fold_score']:.2f}</td>"
-                   + ''.join(f"<td>{l['episodes_with'][e]:.2f}</td>" for e in CLOTH_EVENTS) + '</tr>' for l in m['levels'])
-    f = m['fps']
-    return (f"<h2>Cloth: folding a towel</h2><p>{m.get('n_episodes', '?')} fold episodes of the scripted expert with "
-            f"noise, stored in <code>{html.escape(str(m.get('store', '')))}</code>. Success from the towel's vertices "
-            f"(≥ {FOLD_FRAC:.0%} of the moved half within {FOLD_TOL*100:.1f} cm over its mirror half); the gripper holds cloth with a picker.</p>"
-            f"<table><tr><th>noise</th><th>policy</th><th>n</th><th>success [95 % CI]</th><th>fold score</th>"
-            + ''.join(f'<th>{e}</th>' for e in CLOTH_EVENTS) + f"</tr>{rows}</table>"
-            f"<p>Step+render at {f['size']} px: tabletop {f['tabletop_fps']:.0f} frames/s, with the cloth {f['cloth_fps']:.0f} frames/s "
-            f"({f['slowdown']:.1f}× slower; load average {f.get('load_avg') or float('nan'):.1f} on {f.get('cpu_count', '?')} cores during the measurement); bench/envs.json recorded {f.get('recorded_tabletop_fps') or float('nan'):.0f} for the plain tabletop.</p>"
-            + _png(fig/'cloth_strip.png', 2) + _png(fig/'cloth_rates.png') + _png(fig/'cloth_fps.png'))
+                mujoco=import_mujoco().__version__, cpu_count=os.cpu_count(), load_avg=round(os.getloadavg()[0], 2))   # load: other processes on the cores

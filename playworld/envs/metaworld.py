@@ -7,7 +7,8 @@ counted as "succeeded at any point", and graded policies made from the experts."
 # %% ../../nbs/13_envs.metaworld.ipynb #1bcd143e
 from __future__ import annotations
 import os
-os.environ.setdefault('MUJOCO_GL', 'egl')   # headless rendering; set before mujoco is imported
+from ..core import choose_gl
+choose_gl()   # metaworld imports mujoco when it is imported: this module is the one place that cannot defer it
 from dataclasses import dataclass
 import numpy as np
 import mujoco
@@ -93,71 +94,62 @@ class MetaWorldEnv(gym.Env):
         self._cam = self._close_camera()
         e.seed(0 if seed is None else int(seed)); self._obs_vec, self._steps, self._succ = None, 0, False
 
-# %% ../../nbs/13_envs.metaworld.ipynb #cc561056
-@patch
-def _close_camera(self:MetaWorldEnv)->mujoco.MjvCamera:
-    "Free camera aimed at the object/goal midpoint of a reference reset (seed 0)."
-    self.mw.seed(0); o, _ = self.mw.reset()
-    obj, goal = o[4:7], o[36:39]
-    c = mujoco.MjvCamera(); c.type = mujoco.mjtCamera.mjCAMERA_FREE
-    c.lookat[:] = (obj + goal) / 2; c.lookat[2] = max(c.lookat[2], 0.05)
-    c.distance = float(np.clip(0.45 + 0.8 * np.linalg.norm(obj[:2] - goal[:2]), 0.55, 0.9))
-    c.azimuth, c.elevation = 125.0, -35.0
-    return c
+    def _close_camera(self)->mujoco.MjvCamera:
+        "Free camera aimed at the object/goal midpoint of a reference reset (seed 0)."
+        self.mw.seed(0); o, _ = self.mw.reset()
+        obj, goal = o[4:7], o[36:39]
+        c = mujoco.MjvCamera(); c.type = mujoco.mjtCamera.mjCAMERA_FREE
+        c.lookat[:] = (obj + goal) / 2; c.lookat[2] = max(c.lookat[2], 0.05)
+        c.distance = float(np.clip(0.45 + 0.8 * np.linalg.norm(obj[:2] - goal[:2]), 0.55, 0.9))
+        c.azimuth, c.elevation = 125.0, -35.0
+        return c
 
-@patch
-def render(self:MetaWorldEnv, camera:str|None=None # one of `MW_CAMERAS` (default `self.camera`)
-          )->np.ndarray:                           # (size, size, 3) uint8
-    "Render the current frame (corner cameras turned upright); ValueError for an unknown camera."
-    cam = camera or self.camera
-    if cam not in MW_CAMERAS: raise ValueError(f"unknown camera {cam!r}; expected one of {MW_CAMERAS}")
-    r = self.renderer; r.update_scene(self.data, camera=self._cam if cam == 'close' else cam)
-    r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
-    img = r.render()
-    return np.ascontiguousarray(img[::-1, ::-1]) if cam.startswith('corner') else img
+    def render(self, camera:str|None=None # one of `MW_CAMERAS` (default `self.camera`)
+              )->np.ndarray:                           # (size, size, 3) uint8
+        "Render the current frame (corner cameras turned upright); ValueError for an unknown camera."
+        cam = camera or self.camera
+        if cam not in MW_CAMERAS: raise ValueError(f"unknown camera {cam!r}; expected one of {MW_CAMERAS}")
+        r = self.renderer; r.update_scene(self.data, camera=self._cam if cam == 'close' else cam)
+        r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
+        img = r.render()
+        return np.ascontiguousarray(img[::-1, ::-1]) if cam.startswith('corner') else img
 
-@patch
-def state(self:MetaWorldEnv)->np.ndarray: # (4,) float32: hand x, y, z (m), gripper opening (normalised, ~0 closed .. 1 open)
-    "Proprioceptive state (the first four numbers of Meta-World's observation)."
-    return self._obs_vec[:4].astype(np.float32)
+    def state(self)->np.ndarray: # (4,) float32: hand x, y, z (m), gripper opening (normalised, ~0 closed .. 1 open)
+        "Proprioceptive state (the first four numbers of Meta-World's observation)."
+        return self._obs_vec[:4].astype(np.float32)
 
-@patch
-def _info(self:MetaWorldEnv, ev): return dict(success=self._succ, instruction=self.instruction, task=self.task, events=ev)
+    def _info(self, ev): return dict(success=self._succ, instruction=self.instruction, task=self.task, events=ev)
 
-# %% ../../nbs/13_envs.metaworld.ipynb #4ff275ba
-@patch
-def reset(self:MetaWorldEnv, seed:int|None=None, # reseed the placement RNG
-          options:dict|None=None # none are accepted (one task per env); ValueError otherwise
-         )->tuple:               # (obs, info) with info 'success', 'instruction', 'task', 'events'
-    "New random object/goal placement for the env's task."
-    if options: raise ValueError(f"unknown reset options {sorted(options)}; MetaWorldEnv takes none (make one env per task)")
-    super(MetaWorldEnv, self).reset(seed=seed)
-    if seed is not None: self.mw.seed(int(seed))
-    self._obs_vec, _ = self.mw.reset()
-    self._steps, self._succ = 0, False
-    return dict(image=self.render(), state=self.state()), self._info([])
+    def reset(self, seed:int|None=None, # reseed the placement RNG
+              options:dict|None=None # none are accepted (one task per env); ValueError otherwise
+             )->tuple:               # (obs, info) with info 'success', 'instruction', 'task', 'events'
+        "New random object/goal placement for the env's task."
+        if options: raise ValueError(f"unknown reset options {sorted(options)}; MetaWorldEnv takes none (make one env per task)")
+        super(MetaWorldEnv, self).reset(seed=seed)
+        if seed is not None: self.mw.seed(int(seed))
+        self._obs_vec, _ = self.mw.reset()
+        self._steps, self._succ = 0, False
+        return dict(image=self.render(), state=self.state()), self._info([])
 
-@patch
-def step(self:MetaWorldEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
-        )->tuple:                  # obs, reward (1.0 on success), terminated (= succeeded so far), truncated, info
-    "One Meta-World step; success counts if reached at any point. ValueError for a wrong shape or non-finite action."
-    a = check_action(action)
-    if self._obs_vec is None: raise RuntimeError("call reset() before step()")
-    self._obs_vec, _, _, _, mi = self.mw.step(np.clip(a, -1, 1).astype(np.float32))
-    self._steps += 1
-    new = bool(mi['success']) and not self._succ; self._succ |= bool(mi['success'])
-    return (dict(image=self.render(), state=self.state()), float(self._succ), self._succ, self._steps >= self.max_steps,
-            self._info(['success'] if new else []))
+    def step(self, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
+            )->tuple:                  # obs, reward (1.0 on success), terminated (= succeeded so far), truncated, info
+        "One Meta-World step; success counts if reached at any point. ValueError for a wrong shape or non-finite action."
+        a = check_action(action)
+        if self._obs_vec is None: raise RuntimeError("call reset() before step()")
+        self._obs_vec, _, _, _, mi = self.mw.step(np.clip(a, -1, 1).astype(np.float32))
+        self._steps += 1
+        new = bool(mi['success']) and not self._succ; self._succ |= bool(mi['success'])
+        return (dict(image=self.render(), state=self.state()), float(self._succ), self._succ, self._steps >= self.max_steps,
+                self._info(['success'] if new else []))
 
-@patch
-def expert_action(self:MetaWorldEnv)->np.ndarray: # (4,) float32 action of Meta-World's scripted policy
-    "The task's scripted expert (`metaworld.policies.ENV_POLICY_MAP`) on the current full observation."
-    return np.clip(self.expert.get_action(self._obs_vec), -1, 1).astype(np.float32)
+    def expert_action(self)->np.ndarray: # (4,) float32 action of Meta-World's scripted policy
+        "The task's scripted expert (`metaworld.policies.ENV_POLICY_MAP`) on the current full observation."
+        return np.clip(self.expert.get_action(self._obs_vec), -1, 1).astype(np.float32)
 
-@patch
-def close(self:MetaWorldEnv):
-    "Free the renderer and the Meta-World env."
-    if getattr(self, 'renderer', None) is not None: self.renderer.close(); self.renderer = None
+    def close(self):
+        "Free the renderer and the Meta-World env."
+        if getattr(self, 'renderer', None) is not None: self.renderer.close(); self.renderer = None
+
 
 # %% ../../nbs/13_envs.metaworld.ipynb #0e5e5c25
 def mw_rollout(env:MetaWorldEnv, # env already reset
@@ -234,7 +226,7 @@ def mw_episodes(tasks=('reach-v3', 'push-v3', 'drawer-open-v3', 'window-open-v3'
                 o, _ = env.reset(seed=seed + 1000 * ti + i); pol.reset(env, np.random.default_rng([seed, ti, pi, i]))
                 frames, states, acts, buf, events, succ = [o['image']], [o['state']], [], [], [], False
                 for k in range(max_steps):
-                    a = pol(env); o, _, succ, trunc, info = env.step(a); buf.append(a); events += info['events']
+                    a = pol(env); o, _, succ, trunc, info = env.step(a); buf.append(a); events += [f'{len(acts)}:{e}' + ('' if ':' in e else ':') for e in info['events']]   # 't:name:block', t = row
                     if len(buf) == stride:
                         m = np.mean(buf, 0); m[3] = buf[-1][3]; acts.append(m); buf = []
                         frames.append(o['image']); states.append(o['state'])
@@ -242,6 +234,6 @@ def mw_episodes(tasks=('reach-v3', 'push-v3', 'drawer-open-v3', 'window-open-v3'
                 acts.append(np.r_[0., 0., 0., acts[-1][3] if acts else -1.])   # the final row's hold action
                 out.append(Episode(np.stack(frames), np.stack(acts).astype(np.float32), np.stack(states).astype(np.float32),
                                    instruction=env.instruction, task=env.task, source='demo' if pid == 'mw-expert-v0' else 'play',
-                                   policy_id=pid, success=bool(succ), fps=env.fps / stride, events=events + (['success'] if succ else ['timeout'])))
+                                   policy_id=pid, success=bool(succ), fps=env.fps / stride, events=events + [':success:' if succ else ':timeout:']))
         env.close()
     return out

@@ -90,27 +90,27 @@ def run_episode(env:TabletopEnv,    # env already reset to its task
                 obs:dict,           # the observation that reset returned
                 source:str='play',  # Episode source
                 policy_id:str|None=None # default `policy.policy_id` (or '')
-               )->Episode:          # T = steps + 1 rows; events 't:event:block' ... then 'success'|'timeout'
+               )->Episode:          # T = steps + 1 rows; events 't:name:block' ... then ':success:'|':timeout:'
     "Run `policy` until success or truncation and record the attempt with its per-step events."
     frames, states, actions, events = [obs['image']], [obs['state']], [], []
     while True:
         a = np.asarray(policy(env), np.float32); actions.append(a)
         obs, _, term, trunc, info = env.step(a)
-        events += [f'{len(actions) - 1}:{e}' for e in info['events']]
+        events += [f'{len(actions) - 1}:{e}' + ('' if ':' in e else ':') for e in info['events']]   # 't:name:block'
         frames.append(obs['image']); states.append(obs['state'])
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     pid = getattr(policy, 'policy_id', '') if policy_id is None else policy_id
     return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   pid, bool(info['success']), env.fps, events + ['success' if info['success'] else 'timeout'])
+                   pid, bool(info['success']), env.fps, events + [':success:' if info['success'] else ':timeout:'])
 
 def event_counts(episodes:list)->dict: # event name -> number of occurrences over `episodes`
-    "Count the per-step event labels ('t:event:block') by event name."
+    "Count the per-step event labels ('t:name:block', stamped with a step) by event name."
     out = {}
     for e in episodes:
         for x in e.events:
             parts = x.split(':')
-            if len(parts) >= 2: out[parts[1]] = out.get(parts[1], 0) + 1
+            if len(parts) >= 2 and parts[0].isdigit(): out[parts[1]] = out.get(parts[1], 0) + 1
     return out
 
 # %% ../../nbs/12_envs.policies.ipynb #c9c90729

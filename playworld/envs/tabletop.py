@@ -7,20 +7,30 @@ scripted expert per family."""
 # %% ../../nbs/10_envs.tabletop.ipynb #d8b2b27b
 from __future__ import annotations
 import os
-os.environ.setdefault('MUJOCO_GL', 'egl')   # headless rendering; set MUJOCO_GL=osmesa (or glfw) to override
 import re
 from dataclasses import dataclass
 import numpy as np
-import mujoco
 import gymnasium as gym
+from ..core import choose_gl
 from fastcore.basics import patch
 
+mujoco = None   # the mujoco module, imported by `import_mujoco` (the first env constructor), after `choose_gl`
+
+def import_mujoco():
+    "Import mujoco on first use, after `playworld.core.choose_gl` picked its OpenGL backend (MuJoCo reads MUJOCO_GL once, at import)."
+    global mujoco
+    if mujoco is None:
+        choose_gl()
+        import mujoco as _mj
+        mujoco = _mj
+    return mujoco
+
 # %% auto #0
-__all__ = ['BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R', 'STEP_M', 'SUBSTEPS', 'HAND_LO', 'HAND_HI', 'HOME',
-           'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'PUSH_DIRS', 'PUSH_DIST',
-           'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES', 'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M', 'TOPPLE_DEG',
-           'MISS_GAP', 'DROP_M', 'Scene', 'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'TabletopEnv',
-           'check_action', 'Expert', 'expert_rollout', 'register_envs']
+__all__ = ['mujoco', 'BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R', 'STEP_M', 'SUBSTEPS', 'HAND_LO', 'HAND_HI',
+           'HOME', 'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'PUSH_DIRS',
+           'PUSH_DIST', 'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES', 'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M',
+           'TOPPLE_DEG', 'MISS_GAP', 'DROP_M', 'import_mujoco', 'Scene', 'tabletop_xml', 'Task', 'all_tasks',
+           'parse_instruction', 'TabletopEnv', 'check_action', 'Expert', 'expert_rollout']
 
 # %% ../../nbs/10_envs.tabletop.ipynb #686fd0dc
 BLOCKS = ('red', 'green', 'blue')             # block names = colours = MJCF body and geom names
@@ -225,6 +235,7 @@ class TabletopEnv(gym.Env):
         if scene is not None and not isinstance(scene, Scene): raise TypeError(f"scene must be a Scene or None, got {type(scene).__name__}")
         self.size, self.task_spec, self.max_steps, self.camera, self.render_mode = int(size), task, int(max_steps), camera, render_mode
         self.scene = Scene() if scene is None else scene
+        mujoco = import_mujoco()
         self.model = m = mujoco.MjModel.from_xml_string(self._xml())
         m.vis.global_.offwidth = m.vis.global_.offheight = self.size
         self.data = mujoco.MjData(m)
@@ -244,220 +255,285 @@ class TabletopEnv(gym.Env):
         self.task, self._grip, self._steps, self._start, self._prev = None, False, 0, {}, None
         self._layout()
 
-@patch
-def _xml(self:TabletopEnv)->str:
-    "The MJCF this env is built from (`tabletop_xml` of its scene); a subclass adding bodies (a cloth) overrides it."
-    return tabletop_xml(scene=self.scene)
+    def _xml(self)->str:
+        "The MJCF this env is built from (`tabletop_xml` of its scene); a subclass adding bodies (a cloth) overrides it."
+        return tabletop_xml(scene=self.scene)
 
+    def pos(self, name:str # a block name, 'bowl' or 'hand'
+           )->np.ndarray:              # (3,) float64 world position, m
+        "World position of a body."
+        return self.data.xpos[self._bid[name]].copy()
 
+    def finger_gap(self)->float: # distance between the finger pads, m
+        "Opening of the gripper."
+        return float(self.data.xpos[self._bid['finger_l'], 0] - self.data.xpos[self._bid['finger_r'], 0] - 0.012)
 
-# %% ../../nbs/10_envs.tabletop.ipynb #63b9b96c
-@patch
-def pos(self:TabletopEnv, name:str # a block name, 'bowl' or 'hand'
-       )->np.ndarray:              # (3,) float64 world position, m
-    "World position of a body."
-    return self.data.xpos[self._bid[name]].copy()
+    def touching(self)->np.ndarray: # (ngeom, ngeom) bool, symmetric: geoms i and j are in contact
+        "Contact matrix of the current state (from `data.contact.geom`)."
+        M = np.zeros((self.model.ngeom, self.model.ngeom), bool)
+        g = self.data.contact.geom[:self.data.ncon]
+        M[g[:, 0], g[:, 1]] = True; M[g[:, 1], g[:, 0]] = True
+        return M
 
-@patch
-def finger_gap(self:TabletopEnv)->float: # distance between the finger pads, m
-    "Opening of the gripper."
-    return float(self.data.xpos[self._bid['finger_l'], 0] - self.data.xpos[self._bid['finger_r'], 0] - 0.012)
+    def held(self, b:str # block name
+            )->bool:                 # True when the block touches both fingers from either side
+        "Whether block `b` is in the gripper (both fingers touch it and the gap between them is > 2 cm)."
+        M, g = self.touching(), self._gid[b]
+        return bool(M[g, self._gid['finger_l']] and M[g, self._gid['finger_r']] and self.finger_gap() > 0.02)
 
-@patch
-def touching(self:TabletopEnv)->np.ndarray: # (ngeom, ngeom) bool, symmetric: geoms i and j are in contact
-    "Contact matrix of the current state (from `data.contact.geom`)."
-    M = np.zeros((self.model.ngeom, self.model.ngeom), bool)
-    g = self.data.contact.geom[:self.data.ncon]
-    M[g[:, 0], g[:, 1]] = True; M[g[:, 1], g[:, 0]] = True
-    return M
+    def held_block(self, M:np.ndarray|None=None # contact matrix (default: computed now)
+                  )->str|None:                              # the block in the gripper, or None
+        "Which block is held, if any (as `held`: closed fingers pushing a block with their tips hold nothing)."
+        M = self.touching() if M is None else M
+        h = M[self._blk, self._gid['finger_l']] & M[self._blk, self._gid['finger_r']]
+        return BLOCKS[int(np.argmax(h))] if h.any() and self.finger_gap() > 0.02 else None
 
-@patch
-def held(self:TabletopEnv, b:str # block name
-        )->bool:                 # True when the block touches both fingers from either side
-    "Whether block `b` is in the gripper (both fingers touch it and the gap between them is > 2 cm)."
-    M, g = self.touching(), self._gid[b]
-    return bool(M[g, self._gid['finger_l']] and M[g, self._gid['finger_r']] and self.finger_gap() > 0.02)
+    def in_bowl(self, b:str)->bool:
+        "Block `b` rests inside the bowl (centre within the inner radius, low)."
+        p, c = self.pos(b), self.pos('bowl')
+        return bool(np.linalg.norm(p[:2] - c[:2]) < BOWL_R - 0.015 and p[2] < TABLE_Z + 0.008 + HALF + 0.02)
 
-@patch
-def held_block(self:TabletopEnv, M:np.ndarray|None=None # contact matrix (default: computed now)
-              )->str|None:                              # the block in the gripper, or None
-    "Which block is held, if any (as `held`: closed fingers pushing a block with their tips hold nothing)."
-    M = self.touching() if M is None else M
-    h = M[self._blk, self._gid['finger_l']] & M[self._blk, self._gid['finger_r']]
-    return BLOCKS[int(np.argmax(h))] if h.any() and self.finger_gap() > 0.02 else None
+    def on_plate(self, b:str)->bool:
+        "Block `b` rests on the plate (centre within the plate radius less 1 cm, at table height)."
+        p, c = self.pos(b), self.pos('plate')
+        return bool(np.linalg.norm(p[:2] - c[:2]) < PLATE_R - 0.01 and p[2] < TABLE_Z + HALF + 0.01)
 
-# %% ../../nbs/10_envs.tabletop.ipynb #f657753a
-@patch
-def in_bowl(self:TabletopEnv, b:str)->bool:
-    "Block `b` rests inside the bowl (centre within the inner radius, low)."
-    p, c = self.pos(b), self.pos('bowl')
-    return bool(np.linalg.norm(p[:2] - c[:2]) < BOWL_R - 0.015 and p[2] < TABLE_Z + 0.008 + HALF + 0.02)
+    def on(self, a:str, b:str)->bool:
+        "Block `a` sits on block `b`."
+        p, q = self.pos(a), self.pos(b)
+        return bool(np.linalg.norm(p[:2] - q[:2]) < 0.03 and 1.6*HALF < p[2] - q[2] < 2.4*HALF)
 
-@patch
-def on_plate(self:TabletopEnv, b:str)->bool:
-    "Block `b` rests on the plate (centre within the plate radius less 1 cm, at table height)."
-    p, c = self.pos(b), self.pos('plate')
-    return bool(np.linalg.norm(p[:2] - c[:2]) < PLATE_R - 0.01 and p[2] < TABLE_Z + HALF + 0.01)
+    def on_table(self, b:str)->bool:
+        "Block `b` rests on the table inside the layout area (not in the bowl, not on a block, not held up)."
+        p = self.pos(b)
+        return bool(p[2] < TABLE_Z + HALF + 0.01 and not self.in_bowl(b) and
+                    np.all(p[:2] > SPAWN_LO - 0.03) and np.all(p[:2] < SPAWN_HI + 0.03))
 
-@patch
-def on(self:TabletopEnv, a:str, b:str)->bool:
-    "Block `a` sits on block `b`."
-    p, q = self.pos(a), self.pos(b)
-    return bool(np.linalg.norm(p[:2] - q[:2]) < 0.03 and 1.6*HALF < p[2] - q[2] < 2.4*HALF)
+    def free(self, b:str)->bool:
+        "Nothing is stacked on block `b`."
+        return not any(self.on(o, b) for o in BLOCKS if o != b)
 
-@patch
-def on_table(self:TabletopEnv, b:str)->bool:
-    "Block `b` rests on the table inside the layout area (not in the bowl, not on a block, not held up)."
-    p = self.pos(b)
-    return bool(p[2] < TABLE_Z + HALF + 0.01 and not self.in_bowl(b) and
-                np.all(p[:2] > SPAWN_LO - 0.03) and np.all(p[:2] < SPAWN_HI + 0.03))
+    def check(self, t:Task # the task to judge
+             )->bool:                  # True when the scene shows `t` done
+        "Success predicate of a task from simulator state."
+        if t.family == 'pick_place': return self.in_bowl(t.obj) and not self.held(t.obj)
+        if t.family == 'place': return self.on_plate(t.obj) and not self.held(t.obj)
+        if t.family == 'stack': return self.on(t.obj, t.base) and not self.held(t.obj)
+        if t.family == 'knock':
+            return bool(not self.on(t.obj, t.base) and self.pos(t.obj)[2] < TABLE_Z + HALF + 0.015 and not self.held(t.obj))
+        if t.family == 'lift': return bool(self.pos(t.obj)[2] > TABLE_Z + HALF + LIFT_HEIGHT) and self.held(t.obj)
+        d, p = np.array(PUSH_DIRS[t.dir]), self.pos(t.obj)
+        return bool((p[:2] - self._start[t.obj][:2]) @ d >= PUSH_DIST and p[2] < TABLE_Z + HALF + 0.01)
 
-@patch
-def free(self:TabletopEnv, b:str)->bool:
-    "Nothing is stacked on block `b`."
-    return not any(self.on(o, b) for o in BLOCKS if o != b)
+    def success(self)->bool:
+        "Whether the current task is done."
+        return bool(self.task is not None and self.check(self.task))
 
-# %% ../../nbs/10_envs.tabletop.ipynb #e382f2ee
-@patch
-def check(self:TabletopEnv, t:Task # the task to judge
-         )->bool:                  # True when the scene shows `t` done
-    "Success predicate of a task from simulator state."
-    if t.family == 'pick_place': return self.in_bowl(t.obj) and not self.held(t.obj)
-    if t.family == 'place': return self.on_plate(t.obj) and not self.held(t.obj)
-    if t.family == 'stack': return self.on(t.obj, t.base) and not self.held(t.obj)
-    if t.family == 'knock':
-        return bool(not self.on(t.obj, t.base) and self.pos(t.obj)[2] < TABLE_Z + HALF + 0.015 and not self.held(t.obj))
-    if t.family == 'lift': return bool(self.pos(t.obj)[2] > TABLE_Z + HALF + LIFT_HEIGHT) and self.held(t.obj)
-    d, p = np.array(PUSH_DIRS[t.dir]), self.pos(t.obj)
-    return bool((p[:2] - self._start[t.obj][:2]) @ d >= PUSH_DIST and p[2] < TABLE_Z + HALF + 0.01)
+    def valid(self, t:Task)->bool:
+        "Whether task `t` can be attempted in the current scene."
+        ok = lambda b: self.on_table(b) and self.free(b)
+        if t.family == 'knock':
+            return self.on(t.obj, t.base) and self.free(t.obj) and self.on_table(t.base) and self.knock_dir(t) is not None
+        if t.family == 'place' and self.on_plate(t.obj): return False
+        if t.family in ('pick_place', 'lift', 'stack', 'place') and self.free(t.obj) and any(self.on(t.obj, o) for o in BLOCKS if o != t.obj):
+            return t.family != 'stack' or (ok(t.base) and not self.on(t.obj, t.base))   # a stacked block can be picked off
+        if not ok(t.obj): return False
+        if t.family == 'stack': return ok(t.base)
+        if t.family != 'push': return True
+        d, p = np.array(PUSH_DIRS[t.dir]), self.pos(t.obj)[:2]
+        a, e = p - d*(HALF + 0.04), p + d*0.10            # approach spot, end point
+        if np.any(e < SPAWN_LO - 0.01) or np.any(e > SPAWN_HI + 0.01) or np.any(a < HAND_LO[:2]) or np.any(a > HAND_HI[:2]): return False
+        dist = lambda q: np.linalg.norm(q - (a + np.clip((q - a) @ (e - a) / ((e - a) @ (e - a)), 0, 1) * (e - a)))
+        if dist(self.pos('bowl')[:2]) < BOWL_R + HALF + 0.03: return False
+        return all(dist(self.pos(o)[:2]) > 2.5*HALF + 0.02 for o in BLOCKS if o != t.obj)
 
-@patch
-def success(self:TabletopEnv)->bool:
-    "Whether the current task is done."
-    return bool(self.task is not None and self.check(self.task))
+    def knock_dir(self, t:Task # a knock task (or any task: its `obj` is the block to push off)
+                 )->str|None:              # the key of `PUSH_DIRS` with the clearest landing spot, or None
+        "Direction to push `t.obj` off its base: approach spot in reach, landing spot 8 cm on, clear of blocks and bowl."
+        p, best, score = self.pos(t.obj)[:2], None, 0.01
+        for k, d in PUSH_DIRS.items():
+            d = np.array(d); a, e = p - d*(HALF + 0.035), p + d*0.08          # approach, landing (x, y), m
+            if np.any(a < HAND_LO[:2]) or np.any(a > HAND_HI[:2]) or np.any(e < SPAWN_LO - 0.03) or np.any(e > SPAWN_HI + 0.03): continue
+            clear = min([np.linalg.norm(e - self.pos(o)[:2]) - 2.2*HALF for o in BLOCKS if o not in (t.obj, t.base)] +
+                        [np.linalg.norm(e - self.pos('bowl')[:2]) - BOWL_R - HALF])
+            if clear > score: best, score = k, clear
+        return best
 
-# %% ../../nbs/10_envs.tabletop.ipynb #67aa6491
-@patch
-def valid(self:TabletopEnv, t:Task)->bool:
-    "Whether task `t` can be attempted in the current scene."
-    ok = lambda b: self.on_table(b) and self.free(b)
-    if t.family == 'knock':
-        return self.on(t.obj, t.base) and self.free(t.obj) and self.on_table(t.base) and self.knock_dir(t) is not None
-    if t.family == 'place' and self.on_plate(t.obj): return False
-    if t.family in ('pick_place', 'lift', 'stack', 'place') and self.free(t.obj) and any(self.on(t.obj, o) for o in BLOCKS if o != t.obj):
-        return t.family != 'stack' or (ok(t.base) and not self.on(t.obj, t.base))   # a stacked block can be picked off
-    if not ok(t.obj): return False
-    if t.family == 'stack': return ok(t.base)
-    if t.family != 'push': return True
-    d, p = np.array(PUSH_DIRS[t.dir]), self.pos(t.obj)[:2]
-    a, e = p - d*(HALF + 0.04), p + d*0.10            # approach spot, end point
-    if np.any(e < SPAWN_LO - 0.01) or np.any(e > SPAWN_HI + 0.01) or np.any(a < HAND_LO[:2]) or np.any(a > HAND_HI[:2]): return False
-    dist = lambda q: np.linalg.norm(q - (a + np.clip((q - a) @ (e - a) / ((e - a) @ (e - a)), 0, 1) * (e - a)))
-    if dist(self.pos('bowl')[:2]) < BOWL_R + HALF + 0.03: return False
-    return all(dist(self.pos(o)[:2]) > 2.5*HALF + 0.02 for o in BLOCKS if o != t.obj)
+    def tasks(self)->list: # list[Task] valid now
+        "All tasks valid in the current scene."
+        return [t for t in all_tasks() if self.valid(t)]
 
-@patch
-def knock_dir(self:TabletopEnv, t:Task # a knock task (or any task: its `obj` is the block to push off)
-             )->str|None:              # the key of `PUSH_DIRS` with the clearest landing spot, or None
-    "Direction to push `t.obj` off its base: approach spot in reach, landing spot 8 cm on, clear of blocks and bowl."
-    p, best, score = self.pos(t.obj)[:2], None, 0.01
-    for k, d in PUSH_DIRS.items():
-        d = np.array(d); a, e = p - d*(HALF + 0.035), p + d*0.08          # approach, landing (x, y), m
-        if np.any(a < HAND_LO[:2]) or np.any(a > HAND_HI[:2]) or np.any(e < SPAWN_LO - 0.03) or np.any(e > SPAWN_HI + 0.03): continue
-        clear = min([np.linalg.norm(e - self.pos(o)[:2]) - 2.2*HALF for o in BLOCKS if o not in (t.obj, t.base)] +
-                    [np.linalg.norm(e - self.pos('bowl')[:2]) - BOWL_R - HALF])
-        if clear > score: best, score = k, clear
-    return best
+    def instructions(self)->list: # list[str] of instructions valid now
+        "Instructions valid in the current scene."
+        return [t.instruction for t in self.tasks()]
 
-@patch
-def tasks(self:TabletopEnv)->list: # list[Task] valid now
-    "All tasks valid in the current scene."
-    return [t for t in all_tasks() if self.valid(t)]
+    def _layout(self, tower:tuple|None=None # (top, base) block names to stack, or None
+               ):
+        "Fresh scene: bowl, plate and blocks at random non-overlapping spots (small random yaw), hand home and open, settled."
+        m, d, rng, dist = self.model, self.data, self.np_random, np.linalg.norm
+        mujoco.mj_resetData(m, d)
+        n = 3 if tower is None else 2                      # spots on the table for blocks (a tower takes one)
+        while True:
+            bowl, plate = rng.uniform(SPAWN_LO + 0.04, SPAWN_HI - 0.04), rng.uniform(SPAWN_LO + 0.02, SPAWN_HI - 0.02)
+            if dist(plate - bowl) < BOWL_R + PLATE_R + 0.02: continue
+            pts = []
+            for _ in range(200):
+                p = rng.uniform(SPAWN_LO, SPAWN_HI)
+                if (dist(p - bowl) > BOWL_R + HALF + 0.045 and dist(p - plate) > PLATE_R + HALF + 0.01
+                    and all(dist(p - q) > 0.09 for q in pts)): pts.append(p)
+                if len(pts) == n: break
+            if len(pts) == n: break
+        m.body_pos[self._bid['bowl'], :2], m.body_pos[self._bid['plate'], :2] = bowl, plate
+        order = list(BLOCKS) if tower is None else [tower[1]] + [b for b in BLOCKS if b not in tower]
+        xyz = {b: np.r_[p, TABLE_Z + HALF + 0.001] for b, p in zip(order, pts)}
+        if tower is not None: xyz[tower[0]] = xyz[tower[1]] + np.r_[rng.uniform(-0.004, 0.004, 2), 2*HALF + 0.001]
+        for b in BLOCKS:
+            a, yaw = self._qadr[b], rng.uniform(-0.3, 0.3)
+            d.qpos[a:a+3] = xyz[b]; d.qpos[a+3:a+7] = [np.cos(yaw/2), 0, 0, np.sin(yaw/2)]
+        d.mocap_pos[0] = HOME
+        d.qpos[self._qadr['hand']:self._qadr['hand']+3] = HOME - m.body_pos[self._bid['hand']]
+        d.ctrl[:] = GRIP_OPEN; self._grip = False
+        mujoco.mj_forward(m, d); mujoco.mj_step(m, d, nstep=100)
 
-@patch
-def instructions(self:TabletopEnv)->list: # list[str] of instructions valid now
-    "Instructions valid in the current scene."
-    return [t.instruction for t in self.tasks()]
+    def _tower_for(self, spec):
+        "The (top, base) tower a fresh layout needs for `spec` (None, family or instruction), or None."
+        if spec is None and self.np_random.random() >= TOWER_P: return None
+        if spec is None or spec == 'knock': return tuple(str(b) for b in self.np_random.permutation(BLOCKS)[:2])
+        if spec in TASK_FAMILIES: return None
+        t = parse_instruction(spec)
+        return (t.obj, t.base) if t.family == 'knock' else None
+
+    def reachable(self)->bool:
+        "Every block is within the hand's reach (2 cm margin) and above the table top."
+        P = self.data.xpos[self._bbid]                                          # (3, 3) block centres, m
+        return bool((P[:, :2] > HAND_LO[:2] - 0.02).all() and (P[:, :2] < HAND_HI[:2] + 0.02).all() and (P[:, 2] > TABLE_Z).all())
+
+    def _choose(self, spec, keep):
+        "Pick a task for `spec` (None, family, instruction) among the valid ones; re-layout unless `keep`."
+        for _ in range(100):
+            valid = self.tasks()
+            if spec is None: cands = valid
+            elif spec in TASK_FAMILIES: cands = [t for t in valid if t.family == spec]
+            else: cands = [t for t in valid if t == parse_instruction(spec)]
+            if cands: return cands[self.np_random.integers(len(cands))]
+            if keep: raise ValueError(f"{spec!r} is not possible in the current scene; possible now: {[t.instruction for t in valid]}")
+            self._layout(self._tower_for(spec))
+        raise RuntimeError(f"no layout found in which {spec!r} is possible")
+
+    def reset(self, seed:int|None=None, # reseed the env RNG
+              options:dict|None=None # 'instruction' (str), 'task' (family) and/or 'keep_scene' (bool, reset-free)
+             )->tuple:               # (obs, info) with info 'instruction', 'task', 'success', 'events' ([]), 'auto_reset'
+        "New task; new layout unless `keep_scene` (then only if a block left the reach: info['auto_reset']); ValueError for unknown options/instructions or a task impossible in a kept scene."
+        super(TabletopEnv, self).reset(seed=seed)
+        o = dict(options or {})
+        if (bad := set(o) - {'instruction', 'task', 'keep_scene'}): raise ValueError(f"unknown reset options {sorted(bad)}; expected 'instruction', 'task', 'keep_scene'")
+        spec = o.get('instruction') or o.get('task') or self.task_spec
+        if spec is not None and spec not in TASK_FAMILIES: parse_instruction(spec)
+        keep = bool(o.get('keep_scene', False))
+        auto = keep and not self.reachable()             # reset-free, but a block has left the reach: lay out afresh
+        if auto or not keep: self._layout(self._tower_for(spec))
+        self.task = self._choose(spec, keep and not auto)
+        self._steps, self._start = 0, {b: self.pos(b) for b in BLOCKS}
+        self._prev, self._succ = self._snapshot(self.touching()), self.success()
+        return self._obs(), dict(self._info(), events=[], auto_reset=auto)
+
+    def _command(self, action # (4,) [dx, dy, dz, grip], any array-like
+                )->np.ndarray:            # (4,) float64, clipped to [-1, 1]
+        "Check and clip one action and move the hand (mocap) target by it; ValueError as `check_action`, RuntimeError before `reset`."
+        a = check_action(action)
+        if self.task is None: raise RuntimeError("call reset() before step()")
+        a = np.minimum(np.maximum(a, -1), 1)                                     # (np.clip is slower on 4 numbers)
+        self.data.mocap_pos[0] = np.minimum(np.maximum(self.data.mocap_pos[0] + STEP_M * a[:3], HAND_LO), HAND_HI)
+        return a
+
+    def step(self, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
+            )->tuple:                 # obs, reward (1.0 on success), terminated (= success), truncated (max_steps), info
+        "Move the hand target, set the fingers, simulate 50 ms, label events (info['events']); ValueError for a wrong shape or non-finite action."
+        a = self._command(action)
+        self._grip = bool(a[3] > 0)
+        self.data.ctrl[:] = GRIP_CLOSED if self._grip else GRIP_OPEN
+        mujoco.mj_step(self.model, self.data, nstep=SUBSTEPS)
+        self._steps += 1
+        info = self._info()
+        out = not self.reachable()
+        info.update(events=self._events(self.touching(), info['success']), out_of_reach=out)
+        return self._obs(), float(info['success']), info['success'], self._steps >= self.max_steps, info
+
+    def state(self)->np.ndarray: # (5,) float32: hand x, y, z (m), finger gap (m), grip command (0/1)
+        "Proprioceptive state."
+        h = self.data.xpos[self._bid['hand']]
+        return np.array([h[0], h[1], h[2], self.finger_gap(), float(self._grip)], np.float32)
+
+    def render(self, camera:str|None=None # one of `CAMERAS` (default `self.camera`)
+              )->np.ndarray:                          # (size, size, 3) uint8
+        "Render the current frame; ValueError for an unknown camera."
+        if camera is not None and camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
+        r = self.renderer; r.update_scene(self.data, camera=camera or self.camera)
+        r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
+        return r.render()
+
+    def _obs(self): return dict(image=self.render(), state=self.state())
+
+    def _info(self):
+        if getattr(self, '_itask', None) is not self.task: self._itask, self._instr = self.task, self.task.instruction   # cached
+        return dict(success=self.success(), instruction=self._instr, task=self.task.family)
+
+    def close(self):
+        "Free the renderer."
+        if getattr(self, 'renderer', None) is not None: self.renderer.close(); self.renderer = None
+
+    def clearance(self, b:str # block name
+                 )->float:                # m: bottom of `b` above the highest surface under its centre
+        "Height of block `b` above what is below it: the table, the bowl floor or another block's top."
+        p, surf = self.pos(b), TABLE_Z
+        if np.linalg.norm(p[:2] - self.pos('bowl')[:2]) < BOWL_R: surf = TABLE_Z + 0.008
+        for o in BLOCKS:
+            q = self.pos(o)
+            if o != b and np.all(np.abs(p[:2] - q[:2]) < 2*HALF) and q[2] < p[2]: surf = max(surf, q[2] + HALF)
+        return float(p[2] - HALF - surf)
+
+    def _snapshot(self, M:np.ndarray # contact matrix `touching()`
+                 )->dict:
+        "What the event rules compare between steps: held block, finger gap, block poses, stacking, tilt."
+        P, R = self.data.xpos[self._bbid].copy(), self.data.xmat[self._bbid]      # (3, 3) m; (3, 9) row-major rotations
+        d = P[:, None, :] - P[None, :, :]                                          # (3, 3, 3) pairwise offsets, m
+        dxy2, dz = d[..., 0]**2 + d[..., 1]**2, d[..., 2]
+        return dict(held=self.held_block(M), gap=self.finger_gap(), P=P,
+                    on=(dxy2 < 0.03**2) & (dz > 1.6*HALF) & (dz < 2.4*HALF),          # (3, 3) on[a, b]: a sits on b
+                    up=np.abs(R[:, 6:9]).max(1))     # (3,) cos of the tilt: world-z part of the most upright body axis
+
+    def _events(self, M:np.ndarray, # contact matrix after the step
+                success:bool                    # success predicate after the step
+               )->list:                         # list[str] 'event:block' (or 'success') for this step
+        "Interaction events of the step just taken (see the table above)."
+        prev, cur, ev = self._prev, self._snapshot(M), []
+        h, ph = cur['held'], prev['held']
+        if h is not None and h != ph: ev.append(f'grasp:{h}')
+        if ph is not None and h != ph:
+            g = self._gid[ph]; sup = M[g].copy(); sup[self._grip_g] = False
+            ev.append(f"{'slip' if self._grip else 'release' if sup.any() or self.clearance(ph) <= DROP_M else 'drop'}:{ph}")
+        if self._grip and h is None and cur['gap'] < MISS_GAP <= prev['gap'] and (hand := self.pos('hand'))[2] < GRASP_Z + 0.03:
+            ev.append(f"missed_grasp:{BLOCKS[int(np.argmin(((cur['P'][:, :2] - hand[:2])**2).sum(1)))]}")
+        dP = cur['P'][:, :2] - prev['P'][:, :2]
+        moved = dP[:, 0]**2 + dP[:, 1]**2 > DISPLACE_M**2
+        cos_t = np.cos(np.radians(TOPPLE_DEG))
+        toppled = (prev['on'] & ~cur['on']).any(1) | ((cur['up'] < cos_t) & (prev['up'] >= cos_t))
+        if moved.any() or toppled.any():
+            touch = M[self._blk][:, self._touch_g].any(1)                          # (3,) touching gripper or a block
+            for i, b in enumerate(BLOCKS):
+                if b == h or b == ph: continue
+                if moved[i] and touch[i]: ev.append(f'displace:{b}')
+                if toppled[i]: ev.append(f'topple:{b}')
+        if success and not self._succ: ev.append('success')
+        self._prev, self._succ = cur, self._succ or success
+        return ev
+
 
 # %% ../../nbs/10_envs.tabletop.ipynb #38736c41
 TOWER_P = 0.2   # chance that a fresh layout for an unspecified task stacks two blocks (so knock is possible)
 
-@patch
-def _layout(self:TabletopEnv, tower:tuple|None=None # (top, base) block names to stack, or None
-           ):
-    "Fresh scene: bowl, plate and blocks at random non-overlapping spots (small random yaw), hand home and open, settled."
-    m, d, rng, dist = self.model, self.data, self.np_random, np.linalg.norm
-    mujoco.mj_resetData(m, d)
-    n = 3 if tower is None else 2                      # spots on the table for blocks (a tower takes one)
-    while True:
-        bowl, plate = rng.uniform(SPAWN_LO + 0.04, SPAWN_HI - 0.04), rng.uniform(SPAWN_LO + 0.02, SPAWN_HI - 0.02)
-        if dist(plate - bowl) < BOWL_R + PLATE_R + 0.02: continue
-        pts = []
-        for _ in range(200):
-            p = rng.uniform(SPAWN_LO, SPAWN_HI)
-            if (dist(p - bowl) > BOWL_R + HALF + 0.045 and dist(p - plate) > PLATE_R + HALF + 0.01
-                and all(dist(p - q) > 0.09 for q in pts)): pts.append(p)
-            if len(pts) == n: break
-        if len(pts) == n: break
-    m.body_pos[self._bid['bowl'], :2], m.body_pos[self._bid['plate'], :2] = bowl, plate
-    order = list(BLOCKS) if tower is None else [tower[1]] + [b for b in BLOCKS if b not in tower]
-    xyz = {b: np.r_[p, TABLE_Z + HALF + 0.001] for b, p in zip(order, pts)}
-    if tower is not None: xyz[tower[0]] = xyz[tower[1]] + np.r_[rng.uniform(-0.004, 0.004, 2), 2*HALF + 0.001]
-    for b in BLOCKS:
-        a, yaw = self._qadr[b], rng.uniform(-0.3, 0.3)
-        d.qpos[a:a+3] = xyz[b]; d.qpos[a+3:a+7] = [np.cos(yaw/2), 0, 0, np.sin(yaw/2)]
-    d.mocap_pos[0] = HOME
-    d.qpos[self._qadr['hand']:self._qadr['hand']+3] = HOME - m.body_pos[self._bid['hand']]
-    d.ctrl[:] = GRIP_OPEN; self._grip = False
-    mujoco.mj_forward(m, d); mujoco.mj_step(m, d, nstep=100)
-
-@patch
-def _tower_for(self:TabletopEnv, spec):
-    "The (top, base) tower a fresh layout needs for `spec` (None, family or instruction), or None."
-    if spec is None and self.np_random.random() >= TOWER_P: return None
-    if spec is None or spec == 'knock': return tuple(str(b) for b in self.np_random.permutation(BLOCKS)[:2])
-    if spec in TASK_FAMILIES: return None
-    t = parse_instruction(spec)
-    return (t.obj, t.base) if t.family == 'knock' else None
-
-@patch
-def reachable(self:TabletopEnv)->bool:
-    "Every block is within the hand's reach (2 cm margin) and above the table top."
-    P = self.data.xpos[self._bbid]                                          # (3, 3) block centres, m
-    return bool((P[:, :2] > HAND_LO[:2] - 0.02).all() and (P[:, :2] < HAND_HI[:2] + 0.02).all() and (P[:, 2] > TABLE_Z).all())
-
-@patch
-def _choose(self:TabletopEnv, spec, keep):
-    "Pick a task for `spec` (None, family, instruction) among the valid ones; re-layout unless `keep`."
-    for _ in range(100):
-        valid = self.tasks()
-        if spec is None: cands = valid
-        elif spec in TASK_FAMILIES: cands = [t for t in valid if t.family == spec]
-        else: cands = [t for t in valid if t == parse_instruction(spec)]
-        if cands: return cands[self.np_random.integers(len(cands))]
-        if keep: raise ValueError(f"{spec!r} is not possible in the current scene; possible now: {[t.instruction for t in valid]}")
-        self._layout(self._tower_for(spec))
-    raise RuntimeError(f"no layout found in which {spec!r} is possible")
 
 # %% ../../nbs/10_envs.tabletop.ipynb #68386581
-@patch
-def reset(self:TabletopEnv, seed:int|None=None, # reseed the env RNG
-          options:dict|None=None # 'instruction' (str), 'task' (family) and/or 'keep_scene' (bool, reset-free)
-         )->tuple:               # (obs, info) with info 'instruction', 'task', 'success', 'events' ([]), 'auto_reset'
-    "New task; new layout unless `keep_scene` (then only if a block left the reach: info['auto_reset']); ValueError for unknown options/instructions or a task impossible in a kept scene."
-    super(TabletopEnv, self).reset(seed=seed)
-    o = dict(options or {})
-    if (bad := set(o) - {'instruction', 'task', 'keep_scene'}): raise ValueError(f"unknown reset options {sorted(bad)}; expected 'instruction', 'task', 'keep_scene'")
-    spec = o.get('instruction') or o.get('task') or self.task_spec
-    if spec is not None and spec not in TASK_FAMILIES: parse_instruction(spec)
-    keep = bool(o.get('keep_scene', False))
-    auto = keep and not self.reachable()             # reset-free, but a block has left the reach: lay out afresh
-    if auto or not keep: self._layout(self._tower_for(spec))
-    self.task = self._choose(spec, keep and not auto)
-    self._steps, self._start = 0, {b: self.pos(b) for b in BLOCKS}
-    self._prev, self._succ = self._snapshot(self.touching()), self.success()
-    return self._obs(), dict(self._info(), events=[], auto_reset=auto)
-
 def check_action(action, # [dx, dy, dz, grip]-style action, any array-like
                  dim:int=4 # expected action dimension A
                 )->np.ndarray: # (A,) float64
@@ -468,110 +544,11 @@ def check_action(action, # [dx, dy, dz, grip]-style action, any array-like
     if not np.all(np.isfinite(a)): raise ValueError(f"action must be finite, got {a.tolist()}")
     return a
 
-@patch
-def _command(self:TabletopEnv, action # (4,) [dx, dy, dz, grip], any array-like
-            )->np.ndarray:            # (4,) float64, clipped to [-1, 1]
-    "Check and clip one action and move the hand (mocap) target by it; ValueError as `check_action`, RuntimeError before `reset`."
-    a = check_action(action)
-    if self.task is None: raise RuntimeError("call reset() before step()")
-    a = np.minimum(np.maximum(a, -1), 1)                                     # (np.clip is slower on 4 numbers)
-    self.data.mocap_pos[0] = np.minimum(np.maximum(self.data.mocap_pos[0] + STEP_M * a[:3], HAND_LO), HAND_HI)
-    return a
-
-@patch
-def step(self:TabletopEnv, action # (4,) [dx, dy, dz, grip] in [-1, 1]; clipped
-        )->tuple:                 # obs, reward (1.0 on success), terminated (= success), truncated (max_steps), info
-    "Move the hand target, set the fingers, simulate 50 ms, label events (info['events']); ValueError for a wrong shape or non-finite action."
-    a = self._command(action)
-    self._grip = bool(a[3] > 0)
-    self.data.ctrl[:] = GRIP_CLOSED if self._grip else GRIP_OPEN
-    mujoco.mj_step(self.model, self.data, nstep=SUBSTEPS)
-    self._steps += 1
-    info = self._info()
-    out = not self.reachable()
-    info.update(events=self._events(self.touching(), info['success']), out_of_reach=out)
-    return self._obs(), float(info['success']), info['success'], self._steps >= self.max_steps, info
-
-# %% ../../nbs/10_envs.tabletop.ipynb #70929d85
-@patch
-def state(self:TabletopEnv)->np.ndarray: # (5,) float32: hand x, y, z (m), finger gap (m), grip command (0/1)
-    "Proprioceptive state."
-    h = self.data.xpos[self._bid['hand']]
-    return np.array([h[0], h[1], h[2], self.finger_gap(), float(self._grip)], np.float32)
-
-@patch
-def render(self:TabletopEnv, camera:str|None=None # one of `CAMERAS` (default `self.camera`)
-          )->np.ndarray:                          # (size, size, 3) uint8
-    "Render the current frame; ValueError for an unknown camera."
-    if camera is not None and camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
-    r = self.renderer; r.update_scene(self.data, camera=camera or self.camera)
-    r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
-    return r.render()
-
-@patch
-def _obs(self:TabletopEnv): return dict(image=self.render(), state=self.state())
-@patch
-def _info(self:TabletopEnv):
-    if getattr(self, '_itask', None) is not self.task: self._itask, self._instr = self.task, self.task.instruction   # cached
-    return dict(success=self.success(), instruction=self._instr, task=self.task.family)
-
-@patch
-def close(self:TabletopEnv):
-    "Free the renderer."
-    if getattr(self, 'renderer', None) is not None: self.renderer.close(); self.renderer = None
 
 # %% ../../nbs/10_envs.tabletop.ipynb #c4f77116
 EVENTS = ('grasp', 'missed_grasp', 'release', 'drop', 'slip', 'displace', 'topple', 'success')   # event names
 DISPLACE_M, TOPPLE_DEG, MISS_GAP, DROP_M = 0.003, 30.0, 0.01, 0.03   # per-step move (m), tilt (deg), closed gap (m), fall (m)
 
-@patch
-def clearance(self:TabletopEnv, b:str # block name
-             )->float:                # m: bottom of `b` above the highest surface under its centre
-    "Height of block `b` above what is below it: the table, the bowl floor or another block's top."
-    p, surf = self.pos(b), TABLE_Z
-    if np.linalg.norm(p[:2] - self.pos('bowl')[:2]) < BOWL_R: surf = TABLE_Z + 0.008
-    for o in BLOCKS:
-        q = self.pos(o)
-        if o != b and np.all(np.abs(p[:2] - q[:2]) < 2*HALF) and q[2] < p[2]: surf = max(surf, q[2] + HALF)
-    return float(p[2] - HALF - surf)
-
-@patch
-def _snapshot(self:TabletopEnv, M:np.ndarray # contact matrix `touching()`
-             )->dict:
-    "What the event rules compare between steps: held block, finger gap, block poses, stacking, tilt."
-    P, R = self.data.xpos[self._bbid].copy(), self.data.xmat[self._bbid]      # (3, 3) m; (3, 9) row-major rotations
-    d = P[:, None, :] - P[None, :, :]                                          # (3, 3, 3) pairwise offsets, m
-    dxy2, dz = d[..., 0]**2 + d[..., 1]**2, d[..., 2]
-    return dict(held=self.held_block(M), gap=self.finger_gap(), P=P,
-                on=(dxy2 < 0.03**2) & (dz > 1.6*HALF) & (dz < 2.4*HALF),          # (3, 3) on[a, b]: a sits on b
-                up=np.abs(R[:, 6:9]).max(1))     # (3,) cos of the tilt: world-z part of the most upright body axis
-
-@patch
-def _events(self:TabletopEnv, M:np.ndarray, # contact matrix after the step
-            success:bool                    # success predicate after the step
-           )->list:                         # list[str] 'event:block' (or 'success') for this step
-    "Interaction events of the step just taken (see the table above)."
-    prev, cur, ev = self._prev, self._snapshot(M), []
-    h, ph = cur['held'], prev['held']
-    if h is not None and h != ph: ev.append(f'grasp:{h}')
-    if ph is not None and h != ph:
-        g = self._gid[ph]; sup = M[g].copy(); sup[self._grip_g] = False
-        ev.append(f"{'slip' if self._grip else 'release' if sup.any() or self.clearance(ph) <= DROP_M else 'drop'}:{ph}")
-    if self._grip and h is None and cur['gap'] < MISS_GAP <= prev['gap'] and (hand := self.pos('hand'))[2] < GRASP_Z + 0.03:
-        ev.append(f"missed_grasp:{BLOCKS[int(np.argmin(((cur['P'][:, :2] - hand[:2])**2).sum(1)))]}")
-    dP = cur['P'][:, :2] - prev['P'][:, :2]
-    moved = dP[:, 0]**2 + dP[:, 1]**2 > DISPLACE_M**2
-    cos_t = np.cos(np.radians(TOPPLE_DEG))
-    toppled = (prev['on'] & ~cur['on']).any(1) | ((cur['up'] < cos_t) & (prev['up'] >= cos_t))
-    if moved.any() or toppled.any():
-        touch = M[self._blk][:, self._touch_g].any(1)                          # (3,) touching gripper or a block
-        for i, b in enumerate(BLOCKS):
-            if b == h or b == ph: continue
-            if moved[i] and touch[i]: ev.append(f'displace:{b}')
-            if toppled[i]: ev.append(f'topple:{b}')
-    if success and not self._succ: ev.append('success')
-    self._prev, self._succ = cur, self._succ or success
-    return ev
 
 # %% ../../nbs/10_envs.tabletop.ipynb #7d7534c6
 class Expert:
@@ -590,70 +567,67 @@ class Expert:
         self.t += 1; t = self.task or env.task
         return self._push(env, t) if t.family == 'push' else self._knock(env, t) if t.family == 'knock' else self._pick(env, t)
 
-# %% ../../nbs/10_envs.tabletop.ipynb #fc8c1f11
-@patch
-def _pick(self:Expert, env, task):
-    h, p = env.pos('hand'), env.pos(task.obj)
-    g, gz = p[:2] + self.grasp_offset, max(GRASP_Z, p[2] + GRASP_Z - TABLE_Z - HALF)   # grasp point, height (m)
-    if task.family == 'pick_place': tgt, rz = env.pos('bowl')[:2], 0.52
-    elif task.family == 'place': tgt, rz = env.pos('plate')[:2], GRASP_Z + 0.01
-    elif task.family == 'stack': q = env.pos(task.base); tgt, rz = q[:2], q[2] + HALF + GRASP_Z - TABLE_Z + 0.006
-    else: tgt, rz = None, None
-    top = CARRY_Z if tgt is not None else HAND_HI[2]
-    if self.phase == 'above':
-        if np.linalg.norm(h[:2] - g) < 0.012: self._to('down')
-        else: return self._go(env, np.r_[g, CARRY_Z if np.linalg.norm(h[:2] - g) > 0.04 else gz], False)
-    if self.phase == 'down':
-        if h[2] - gz < 0.008: self._to('close')
-        else: return self._go(env, np.r_[g, gz], False)
-    if self.phase == 'close':
-        if self.t > 3: self._to('lift')
-        else: return self._go(env, h, True)
-    if self.phase == 'lift':
-        if top - h[2] >= 0.015 or tgt is None: return self._go(env, np.r_[h[:2], top], True)
-        self._to('carry' if env.held(task.obj) else 'above')
-        if self.phase == 'above': return self._go(env, h, False)    # missed: open and retry
-    if self.phase == 'carry':
-        if np.linalg.norm(h[:2] - tgt) < 0.01: self._to('lower')
-        else: return self._go(env, np.r_[tgt, CARRY_Z], True)
-    if self.phase == 'lower':
-        if h[2] - rz < 0.008: self._to('open')
-        else: return self._go(env, np.r_[tgt, rz], True)
-    if self.phase == 'open' and self.t <= 3: return self._go(env, h, False)
-    self.phase = 'retreat'
-    return self._go(env, np.r_[h[:2], CARRY_Z], False)
+    def _pick(self, env, task):
+        h, p = env.pos('hand'), env.pos(task.obj)
+        g, gz = p[:2] + self.grasp_offset, max(GRASP_Z, p[2] + GRASP_Z - TABLE_Z - HALF)   # grasp point, height (m)
+        if task.family == 'pick_place': tgt, rz = env.pos('bowl')[:2], 0.52
+        elif task.family == 'place': tgt, rz = env.pos('plate')[:2], GRASP_Z + 0.01
+        elif task.family == 'stack': q = env.pos(task.base); tgt, rz = q[:2], q[2] + HALF + GRASP_Z - TABLE_Z + 0.006
+        else: tgt, rz = None, None
+        top = CARRY_Z if tgt is not None else HAND_HI[2]
+        if self.phase == 'above':
+            if np.linalg.norm(h[:2] - g) < 0.012: self._to('down')
+            else: return self._go(env, np.r_[g, CARRY_Z if np.linalg.norm(h[:2] - g) > 0.04 else gz], False)
+        if self.phase == 'down':
+            if h[2] - gz < 0.008: self._to('close')
+            else: return self._go(env, np.r_[g, gz], False)
+        if self.phase == 'close':
+            if self.t > 3: self._to('lift')
+            else: return self._go(env, h, True)
+        if self.phase == 'lift':
+            if top - h[2] >= 0.015 or tgt is None: return self._go(env, np.r_[h[:2], top], True)
+            self._to('carry' if env.held(task.obj) else 'above')
+            if self.phase == 'above': return self._go(env, h, False)    # missed: open and retry
+        if self.phase == 'carry':
+            if np.linalg.norm(h[:2] - tgt) < 0.01: self._to('lower')
+            else: return self._go(env, np.r_[tgt, CARRY_Z], True)
+        if self.phase == 'lower':
+            if h[2] - rz < 0.008: self._to('open')
+            else: return self._go(env, np.r_[tgt, rz], True)
+        if self.phase == 'open' and self.t <= 3: return self._go(env, h, False)
+        self.phase = 'retreat'
+        return self._go(env, np.r_[h[:2], CARRY_Z], False)
 
-@patch
-def _push(self:Expert, env, task):
-    h, p = env.pos('hand'), env.pos(task.obj)
-    d = np.array(PUSH_DIRS[task.dir]); n = np.array([-d[1], d[0]])   # direction and its normal
-    behind = p[:2] - d*(HALF + 0.025) + self.grasp_offset
-    if self.phase == 'above':
-        if np.linalg.norm(h[:2] - behind) < 0.012: self._to('down')
-        else: return self._go(env, np.r_[behind, 0.55], True)
-    if self.phase == 'down':
-        if h[2] - GRASP_Z < 0.008: self._to('push')
-        else: return self._go(env, np.r_[behind, GRASP_Z], True)
-    lat = (p[:2] - h[:2]) @ n                                          # block centre's sideways offset, m
-    if (p[:2] - h[:2]) @ d > HALF + 0.05 or abs(lat) > HALF: self._to('above'); return self._go(env, np.r_[h[:2], 0.55], True)
-    return self._go(env, np.r_[h[:2] + d*STEP_M + n*lat, GRASP_Z], True)
+    def _push(self, env, task):
+        h, p = env.pos('hand'), env.pos(task.obj)
+        d = np.array(PUSH_DIRS[task.dir]); n = np.array([-d[1], d[0]])   # direction and its normal
+        behind = p[:2] - d*(HALF + 0.025) + self.grasp_offset
+        if self.phase == 'above':
+            if np.linalg.norm(h[:2] - behind) < 0.012: self._to('down')
+            else: return self._go(env, np.r_[behind, 0.55], True)
+        if self.phase == 'down':
+            if h[2] - GRASP_Z < 0.008: self._to('push')
+            else: return self._go(env, np.r_[behind, GRASP_Z], True)
+        lat = (p[:2] - h[:2]) @ n                                          # block centre's sideways offset, m
+        if (p[:2] - h[:2]) @ d > HALF + 0.05 or abs(lat) > HALF: self._to('above'); return self._go(env, np.r_[h[:2], 0.55], True)
+        return self._go(env, np.r_[h[:2] + d*STEP_M + n*lat, GRASP_Z], True)
 
-@patch
-def _knock(self:Expert, env, task):
-    h, p = env.pos('hand'), env.pos(task.obj)
-    if self.dir is None: self.dir = env.knock_dir(task) or 'left'
-    d = np.array(PUSH_DIRS[self.dir])
-    hz = p[2] - HALF + 0.092 if self.phase in ('above', 'down') else h[2]     # fingertips 1.2 cm above the block's bottom
-    behind = p[:2] - d*(HALF + 0.03) + self.grasp_offset
-    if self.phase == 'above':
-        if np.linalg.norm(h[:2] - behind) < 0.012: self._to('down')
-        else: return self._go(env, np.r_[behind, max(hz + 0.05, CARRY_Z)], True)
-    if self.phase == 'down':
-        if h[2] - hz < 0.008: self._to('sweep')
-        else: return self._go(env, np.r_[behind, hz], True)
-    if self.phase == 'sweep' and self.t <= 10: return self._go(env, np.r_[h[:2] + d*STEP_M, hz], True)
-    self.phase = 'retreat'
-    return self._go(env, np.r_[h[:2], CARRY_Z], True)
+    def _knock(self, env, task):
+        h, p = env.pos('hand'), env.pos(task.obj)
+        if self.dir is None: self.dir = env.knock_dir(task) or 'left'
+        d = np.array(PUSH_DIRS[self.dir])
+        hz = p[2] - HALF + 0.092 if self.phase in ('above', 'down') else h[2]     # fingertips 1.2 cm above the block's bottom
+        behind = p[:2] - d*(HALF + 0.03) + self.grasp_offset
+        if self.phase == 'above':
+            if np.linalg.norm(h[:2] - behind) < 0.012: self._to('down')
+            else: return self._go(env, np.r_[behind, max(hz + 0.05, CARRY_Z)], True)
+        if self.phase == 'down':
+            if h[2] - hz < 0.008: self._to('sweep')
+            else: return self._go(env, np.r_[behind, hz], True)
+        if self.phase == 'sweep' and self.t <= 10: return self._go(env, np.r_[h[:2] + d*STEP_M, hz], True)
+        self.phase = 'retreat'
+        return self._go(env, np.r_[h[:2], CARRY_Z], True)
+
 
 # %% ../../nbs/10_envs.tabletop.ipynb #aa4fc81f
 def expert_rollout(env:TabletopEnv,      # an env already reset to its task
@@ -664,13 +638,3 @@ def expert_rollout(env:TabletopEnv,      # an env already reset to its task
     for k in range(1, env.max_steps + 1):
         _, _, term, trunc, info = env.step(expert(env))
         if term or trunc: return bool(info['success']), k
-
-# %% ../../nbs/10_envs.tabletop.ipynb #3cb2eba0
-def register_envs():
-    "Register `playworld/Tabletop-v0` and `playworld/MetaWorld-v0` (keyword `task`; needs `metaworld`) with gymnasium (once)."
-    if 'playworld/Tabletop-v0' not in gym.registry:
-        gym.register('playworld/Tabletop-v0', entry_point='playworld.envs.tabletop:TabletopEnv')
-    if 'playworld/MetaWorld-v0' not in gym.registry:
-        gym.register('playworld/MetaWorld-v0', entry_point='playworld.envs.metaworld:MetaWorldEnv')
-
-register_envs()

@@ -12,39 +12,21 @@ import torch
 from ..core import Episode, to_model
 from .replay import psnr, ssim, replay_segments, _batched_rollout
 from ..wm.model import ActionVideoDenoiser
+from ..data.events import parse_event
 
 # %% auto #0
-__all__ = ['MODES', 'CATEGORIES', 'event_names', 'interaction_mode', 'interaction_category', 'load_lpips', 'replay_by_category',
-           'category_table', 'category_figure', 'add_replay_categories_parser']
+__all__ = ['CATEGORIES', 'interaction_category', 'load_lpips', 'replay_by_category', 'category_table', 'category_figure']
 
 # %% ../../nbs/54_eval.categories.ipynb #574c9e15
-MODES = ('success', 'topple', 'slip_drop', 'missed_grasp', 'collision', 'timeout', 'no_contact')   # interaction modes
 CATEGORIES = ('free_motion', 'grasp_carry', 'push', 'missed_grasp', 'slip_drop', 'collision', 'topple') # replay groups
-_FAILS = (('topple', {'topple'}), ('slip_drop', {'slip', 'drop'}), ('missed_grasp', {'missed_grasp'}),
-          ('collision', {'knock', 'displace'}))    # failure modes, most severe first
-
-def event_names(events:list # event strings, e.g. ['grasp:red', 'slip:red'] or ['grasp', 'knock', 'timeout']
-               )->list:     # the names without the ':block' part, in order
-    "Event names of an episode, either vocabulary (`EventTracker` or `TabletopEnv.step`); TypeError for a bare string."
-    if isinstance(events, str): raise TypeError(f"events must be a list of strings, got the string {events!r}")
-    return [str(e).split(':', 1)[0] for e in events]
-
-def interaction_mode(events:list,          # the episode's events
-                     success:bool|None=None # the episode's success flag (None: read 'success' from the events)
-                    )->str:                 # one of `MODES`
-    "Outcome of an episode: 'success', else its most severe failure (topple > slip/drop > missed grasp > collision), else 'timeout' (touched a block) or 'no_contact'."
-    names = set(event_names(events))
-    if success or (success is None and 'success' in names): return 'success'
-    for m, keys in _FAILS:
-        if names & keys: return m
-    return 'timeout' if names & {'grasp', 'release'} else 'no_contact'
 
 # %% ../../nbs/54_eval.categories.ipynb #ae513776
 def interaction_category(events:list, # the episode's events
                          task:str=''  # task family ('push' and 'knock' count as pushing without a grasp)
                         )->str:       # one of `CATEGORIES`
     "What an episode shows: topple > slip/drop > collision > push > grasp/carry > missed grasp > free motion."
-    names = set(event_names(events))
+    if isinstance(events, str): raise TypeError(f"events must be a list of strings, got the string {events!r}")
+    names = {parse_event(e).name for e in events}
     if 'topple' in names: return 'topple'
     if names & {'slip', 'drop'}: return 'slip_drop'
     if names & {'knock', 'displace'}: return 'collision'
@@ -138,33 +120,3 @@ def category_figure(df, # `replay_by_category` output
         fig.update_xaxes(title_text='horizon (frames)', type='log', tickvals=sorted(df.horizon.unique()), row=1, col=j+1)
     fig.update_layout(title='Open-loop replay by interaction category', height=380, width=900, template='plotly_white')
     return fig
-
-# %% ../../nbs/54_eval.categories.ipynb #385ff637
-def add_replay_categories_parser(sub # the `add_subparsers()` object of the `playworld` parser
-                                ):   # the new subparser (its `func` runs the command)
-    "Register `playworld evaluate replay-categories [STORE] ...`."
-    p = sub.add_parser('replay-categories', help='open-loop replay PSNR/SSIM per interaction category and horizon')
-    p.add_argument('store', nargs='?', default=None, help='held-out episode store (default: data_samples/tabletop_heldout)')
-    p.add_argument('--checkpoint', default=None, help='world model (default: the shipped tabletop checkpoint)')
-    p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
-    p.add_argument('--stride', type=int, default=8); p.add_argument('--seed', type=int, default=0)
-    p.add_argument('--lpips-weights', default=None, help='local TorchScript LPIPS file (never downloaded)')
-    p.add_argument('--out', default='replay_categories', help='output folder')
-    p.set_defaults(func=_replay_categories_cmd)
-    return p
-
-def _replay_categories_cmd(args):
-    from playworld.core import atomic_write
-    from playworld.data.store import EpisodeStore
-    from playworld.assets import default_checkpoint
-    from playworld.wm.model import load_world_model
-    ckpt = args.checkpoint or default_checkpoint()
-    if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
-    store = args.store or Path(default_checkpoint() or '.').parent/'tabletop_heldout'
-    df = replay_by_category(load_world_model(ckpt), EpisodeStore(store).load_all(), tuple(args.horizons), stride=args.stride, seed=args.seed,
-                            lpips_weights=args.lpips_weights)
-    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out/'replay_categories.csv', 'w') as f: df.to_csv(f, index=False)
-    with atomic_write(out/'replay_categories.html', 'w') as f: f.write(category_figure(df).to_html(include_plotlyjs=True))
-    print(category_table(df).round(3).to_string())
-    return df

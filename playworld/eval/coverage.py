@@ -10,12 +10,14 @@ from pathlib import Path
 import numpy as np
 from ..core import Episode
 from ..data.store import EpisodeStore
-from .categories import interaction_mode, interaction_category, MODES, CATEGORIES
+from ..data.events import interaction_mode, MODES
+from .categories import interaction_category, CATEGORIES
+from .judge import target_of
 
 # %% auto #0
 __all__ = ['as_episodes', 'state_features', 'frame_features', 'embed_episodes', 'project', 'occupied_cells', 'voxel_cells',
            'mean_nn_distance', 'cover_distance', 'png_data_uri', 'map_episodes', 'coverage_metrics', 'map_figure',
-           'coverage_map', 'coverage_table', 'add_coverage_parser']
+           'coverage_map', 'coverage_table']
 
 # %% ../../nbs/53_eval.coverage.ipynb #d648e348
 def as_episodes(src # an `EpisodeStore`, a store folder (str/Path) or a list of `Episode`
@@ -141,7 +143,7 @@ def map_episodes(stores:dict,       # source name -> EpisodeStore, store path or
     rows, eps = [], []
     for name, src in stores.items():
         for i, e in enumerate(as_episodes(src)):
-            rows.append(dict(source=name, episode=i, mode=interaction_mode(e.events, e.success),
+            rows.append(dict(source=name, episode=i, mode=interaction_mode(e.events, e.success, **target_of(e.instruction)),
                              category=interaction_category(e.events, e.task), instruction=e.instruction, task=e.task,
                              success=bool(e.success), events=' '.join(e.events), n_frames=len(e)))
             if thumbs: rows[-1]['thumb'] = png_data_uri(e.frames[len(e) // 2])
@@ -237,30 +239,3 @@ def coverage_table(metrics:dict # `coverage_metrics` output
     import pandas as pd
     return pd.DataFrame({s: {**{k: v for k, v in r.items() if k != 'modes'}, **{f'mode:{k}': v for k, v in r['modes'].items()}}
                          for s, r in metrics.items()}).T.fillna(0)
-
-# %% ../../nbs/53_eval.coverage.ipynb #9d859b67
-def add_coverage_parser(sub # the `add_subparsers()` object of the `playworld` parser
-                       ):   # the new subparser (its `func` runs the command)
-    "Register `playworld evaluate coverage NAME=STORE ...`."
-    p = sub.add_parser('coverage', help='coverage map and numbers of episode stores (e.g. play=... demo=...)')
-    p.add_argument('stores', nargs='+', help='NAME=PATH of an episode store, one per source')
-    p.add_argument('--method', default='umap', choices=('umap', 'tsne', 'pca'))
-    p.add_argument('--seed', type=int, default=0); p.add_argument('--bins', type=int, default=20)
-    p.add_argument('--out', default='coverage', help='output folder')
-    p.set_defaults(func=_coverage_cmd)
-    return p
-
-def _coverage_cmd(args):
-    import json
-    from playworld.core import atomic_write
-    stores = {}
-    for s in args.stores:
-        if '=' not in s: raise ValueError(f"a store must be given as NAME=PATH, got {s!r}")
-        k, v = s.split('=', 1); stores[k] = EpisodeStore(v)
-    df, fig, met = coverage_map(stores, args.method, args.seed, args.bins, thumbs=False)
-    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out/'coverage.json', 'w') as f: json.dump(met, f, indent=1)
-    with atomic_write(out/'coverage.csv', 'w') as f: df.to_csv(f, index=False)
-    with atomic_write(out/'coverage.html', 'w') as f: f.write(fig.to_html(include_plotlyjs=True))
-    print(coverage_table(met).round(3).to_string())
-    return met

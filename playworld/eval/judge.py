@@ -19,44 +19,23 @@ from ..core import Episode, atomic_path, atomic_write, seed_everything
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction)
 from ..envs.policies import GRADED, GradedPolicy
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
+from ..data.events import MODES, Event, parse_event, format_event, stamp_event, interaction_mode
 
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'MODES', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'parse_event', 'interaction_mode', 'run_full',
-           'success_step', 'done_at', 'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig',
-           'JudgeNet', 'judge_input', 'colour_masks', 'frame_features', 'keypoint_input', 'KeypointNet', 'Judge',
-           'make_net', 'load_judge', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
-           'VLMProposer']
+__all__ = ['log', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of', 'run_full', 'success_step', 'done_at',
+           'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input',
+           'colour_masks', 'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge',
+           'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
-MODES = ('success', 'missed_grasp', 'slip_drop', 'collision', 'topple', 'other')   # interaction modes, in head order
-_FAIL = (('topple', ('topple',)), ('slip_drop', ('slip', 'drop')), ('collision', ('displace', 'knock')),
-         ('missed_grasp', ('missed_grasp',)))
-
-def parse_event(e:str # 't:event:block' (run_episode), 'event:block' or 'event'
-               )->tuple: # (t or None, event, block or None)
-    "Split an event label into its step, name and block."
-    p = e.split(':')
-    t = int(p.pop(0)) if len(p) > 1 and p[0].isdigit() else None
-    return t, p[0], (p[1] if len(p) > 1 else None)
-
-def interaction_mode(events:list,        # event labels of one attempt
-                     success:bool,       # the attempt's success
-                     instruction:str='', # its instruction (to tell the target block from others); '' = no target
-                     until:int|None=None # only events at steps <= until (events without a step always count)
-                    )->str:              # one of `MODES`
-    "The attempt's interaction mode from its events (see the rule above)."
-    if success: return 'success'
-    t = parse_instruction(instruction) if instruction else None
-    own = {t.obj} if t is not None and t.family in ('push', 'knock') else set()
-    names = set()
-    for e in events:
-        s, n, b = parse_event(e)
-        if until is not None and s is not None and s > until: continue
-        if n in ('displace', 'topple', 'knock') and (b in own or (n != 'topple' and t is not None and b == t.obj)): continue
-        names.add(n)
-    return next((m for m, ns in _FAIL if names & set(ns)), 'other')
+def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
+             )->dict:         # keyword arguments of `interaction_mode`: target, moves_target (empty for no target)
+    "The task's target block and whether it moves it (push/knock), read with `parse_instruction`, for `interaction_mode`."
+    try: t = parse_instruction(instruction) if instruction else None
+    except ValueError: t = None
+    return {} if t is None else dict(target=t.obj, moves_target=t.family in ('push', 'knock'))
 
 # %% ../../nbs/51a_eval.judge.ipynb #bde95fe0
 def run_full(env:TabletopEnv,      # env already reset to its task
@@ -66,33 +45,33 @@ def run_full(env:TabletopEnv,      # env already reset to its task
              source:str='play',    # Episode source
              policy_id:str|None=None, # default `policy.policy_id`
              act=None              # optional callable(action (4,)) -> None, told each action (e.g. a belief state)
-            )->Episode:            # events 't:event:block', then 'success' or 'timeout'; success = ever succeeded
+            )->Episode:            # events 't:name:block' (`format_event`), then ':success:' or ':timeout:'; success = ever succeeded
     "Run `policy` for exactly `steps` steps, recording frames, states, actions and the env's per-step events."
     frames, states, actions, events, ok, now = [obs['image']], [obs['state']], [], [], False, False
     for t in range(steps):
         a = np.asarray(policy(env), np.float32); actions.append(a)
         if act is not None: act(a)
         obs, _, _, _, info = env.step(a)
-        events += [f'{t}:{e}' for e in info['events']]
-        if now and not info['success']: events.append(f'{t}:undone')              # the task came undone
-        elif ok and not now and info['success']: events.append(f'{t}:success')     # done again (the env reports only the first)
+        events += [stamp_event(t, e) for e in info['events']]
+        if now and not info['success']: events.append(format_event(Event(t, 'undone')))              # the task came undone
+        elif ok and not now and info['success']: events.append(format_event(Event(t, 'success')))     # done again (the env reports only the first)
         now = bool(info['success']); ok = ok or now
         frames.append(obs['image']); states.append(obs['state'])
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     pid = getattr(policy, 'policy_id', '') if policy_id is None else policy_id
     return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   pid, ok, env.fps, events + ['success' if ok else 'timeout'])
+                   pid, ok, env.fps, events + [format_event(Event(None, 'success' if ok else 'timeout'))])
 
 def success_step(ep:Episode)->int|None: # step of the first success event, or None
     "When the attempt first succeeded (from its 't:success' event)."
-    return next((t for t, n, _ in map(parse_event, ep.events) if n == 'success' and t is not None), None)
+    return next((e.t for e in map(parse_event, ep.events) if e.name == 'success' and e.t is not None), None)
 
 def done_at(ep:Episode, f:int # frame index, 0 <= f < len(ep)
            )->bool:           # whether the task is done in frame f
     "Task state at frame f from the 't:success' / 't:undone' events (step t leads to frame t + 1)."
     d = False
-    for t, n, _ in map(parse_event, ep.events):
-        if t is not None and t + 1 <= f and n in ('success', 'undone'): d = n == 'success'
+    for e in map(parse_event, ep.events):
+        if e.t is not None and e.t + 1 <= f and e.name in ('success', 'undone'): d = e.name == 'success'
     return d
 
 # %% ../../nbs/51a_eval.judge.ipynb #e9359e81
@@ -231,7 +210,7 @@ class KeypointNet(nn.Module):
 
 # %% ../../nbs/51a_eval.judge.ipynb #c0e5d6d1
 class Judge:
-    "Success and interaction-mode judge; `judge(frames, instruction) -> (B,) bool` as `WorldModelEnv(judge=...)` expects."
+    "Success and interaction-mode judge; `judge(frames, instruction) -> (B,) bool` as `imagine_rollouts(judge=...)` expects."
     def __init__(self, net:JudgeNet|None=None, cfg:JudgeConfig|None=None):
         self.cfg = cfg or JudgeConfig(); self.net = (net or make_net(self.cfg)).eval()
     def _check(self, frames, instruction):
@@ -244,41 +223,40 @@ class Judge:
     def inputs(self, frames:np.ndarray, ins:list)->torch.Tensor: # the network's input for (B, T, H, W, 3) frames
         return keypoint_input(frames, ins, self.cfg.n_frames) if self.cfg.arch == 'keypoints' else judge_input(frames, self.cfg.n_frames)
 
+    @torch.no_grad()
+    def predict(self, frames:np.ndarray, # (B, T, H, W, 3) uint8 (T >= 1): an episode so far
+                 instruction,                    # str, or B of them
+                 batch_size:int=256
+                )->dict:  # p_success (B,) float, mode (B,) list[str], mode_probs (B, M) float
+        "Success probability and the most likely interaction mode; ValueError for bad frames or instructions."
+        f, ins = self._check(frames, instruction)
+        ps, pm = [], []
+        for i in range(0, len(f), batch_size):
+            e = torch.from_numpy(np.stack([encode_instruction(x) for x in ins[i:i+batch_size]]))
+            s, m = self.net(self.inputs(f[i:i+batch_size], ins[i:i+batch_size]), e)
+            ps.append(torch.sigmoid(s)); pm.append(m.softmax(-1))
+        ps, pm = torch.cat(ps).numpy(), torch.cat(pm).numpy()
+        return dict(p_success=ps, mode=[self.cfg.modes[j] for j in pm.argmax(1)], mode_probs=pm)
+
+    def __call__(self, frames, instruction)->np.ndarray: # (B,) bool
+        "Success verdicts: p_success > threshold."
+        return self.predict(frames, instruction)['p_success'] > self.cfg.threshold
+
+    def save(self, path:str|Path # folder (created)
+             )->Path:
+        "Write `model.safetensors` and `config.json` to `path` (atomic)."
+        p = Path(path); p.mkdir(parents=True, exist_ok=True)
+        with atomic_path(p/'model.safetensors') as tmp: save_file({k: v.contiguous() for k, v in self.net.state_dict().items()}, str(tmp))
+        with atomic_write(p/'config.json', 'w') as fh: json.dump(asdict(self.cfg), fh, indent=1)
+        return p
+
 def make_net(cfg:JudgeConfig)->nn.Module:
     "The judge network of `cfg.arch`; ValueError for an unknown one."
     if cfg.arch not in ('keypoints', 'cnn'): raise ValueError(f"unknown judge arch {cfg.arch!r}; expected 'keypoints' or 'cnn'")
     return KeypointNet(cfg) if cfg.arch == 'keypoints' else JudgeNet(cfg)
 
-# %% ../../nbs/51a_eval.judge.ipynb #f336645c
-@torch.no_grad()
-def _predict(self:Judge, frames:np.ndarray, # (B, T, H, W, 3) uint8 (T >= 1): an episode so far
-             instruction,                    # str, or B of them
-             batch_size:int=256
-            )->dict:  # p_success (B,) float, mode (B,) list[str], mode_probs (B, M) float
-    "Success probability and the most likely interaction mode; ValueError for bad frames or instructions."
-    f, ins = self._check(frames, instruction)
-    ps, pm = [], []
-    for i in range(0, len(f), batch_size):
-        e = torch.from_numpy(np.stack([encode_instruction(x) for x in ins[i:i+batch_size]]))
-        s, m = self.net(self.inputs(f[i:i+batch_size], ins[i:i+batch_size]), e)
-        ps.append(torch.sigmoid(s)); pm.append(m.softmax(-1))
-    ps, pm = torch.cat(ps).numpy(), torch.cat(pm).numpy()
-    return dict(p_success=ps, mode=[self.cfg.modes[j] for j in pm.argmax(1)], mode_probs=pm)
-
-def _call(self:Judge, frames, instruction)->np.ndarray: # (B,) bool
-    "Success verdicts: p_success > threshold."
-    return self.predict(frames, instruction)['p_success'] > self.cfg.threshold
-Judge.predict, Judge.__call__ = _predict, _call
 
 # %% ../../nbs/51a_eval.judge.ipynb #11efd1f2
-def _save(self:Judge, path:str|Path # folder (created)
-         )->Path:
-    "Write `model.safetensors` and `config.json` to `path` (atomic)."
-    p = Path(path); p.mkdir(parents=True, exist_ok=True)
-    with atomic_path(p/'model.safetensors') as tmp: save_file({k: v.contiguous() for k, v in self.net.state_dict().items()}, str(tmp))
-    with atomic_write(p/'config.json', 'w') as fh: json.dump(asdict(self.cfg), fh, indent=1)
-    return p
-
 def load_judge(path:str|Path # folder written by `Judge.save`
               )->Judge:
     "Load a judge; FileNotFoundError naming the missing file."
@@ -289,7 +267,6 @@ def load_judge(path:str|Path # folder written by `Judge.save`
     cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes'])})
     net = make_net(cfg); net.load_state_dict(load_file(str(p/'model.safetensors')))
     return Judge(net, cfg)
-Judge.save = _save
 
 
 # %% ../../nbs/51a_eval.judge.ipynb #3fbbe3d6
@@ -306,10 +283,10 @@ def _gauss_blur(x:torch.Tensor, # (N, 3, H, W) float
 
 def _labels(ep:Episode, f:int)->tuple:  # (success as of frame f, mode as of frame f)
     ok = done_at(ep, f) if _prefixable(ep) else bool(ep.success)
-    return ok, interaction_mode(ep.events, ok, ep.instruction, until=f - 1)
+    return ok, interaction_mode(ep.events, ok, **target_of(ep.instruction), until=f - 1)
 
 def _prefixable(ep:Episode)->bool: # every event has a step (else only whole episodes are labelled)
-    return all(parse_event(e)[0] is not None for e in ep.events if e not in ('success', 'timeout'))
+    return all(e.t is not None or e.name in ('success', 'timeout') for e in map(parse_event, ep.events))
 
 # %% ../../nbs/51a_eval.judge.ipynb #9a8482f2
 def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn', cache=None):

@@ -6,7 +6,7 @@ with bootstrap intervals) and failure modes (TV distance, per-mode precision/rec
 
 # %% ../../nbs/52_eval.policy.ipynb #c327f8b5
 from __future__ import annotations
-import argparse, json, time
+import json, time
 from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
@@ -16,13 +16,14 @@ from ..core import Episode, atomic_write
 from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP_M, HAND_LO, HAND_HI, HALF, TABLE_Z,
                                      GRASP_Z, BOWL_R)
 from ..envs.policies import GRADED, GradedPolicy, wilson
-from .judge import MODES, run_full, interaction_mode, load_judge
+from ..data.events import MODES, interaction_mode
+from .judge import run_full, target_of, load_judge
 from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall
 
 # %% auto #0
 __all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'real_rollouts', 'evaluate_models',
-           'evaluate_policies', 'scatter_figure', 'write_results', 'add_evaluate_parser']
+           'evaluate_policies', 'scatter_figure', 'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -43,33 +44,32 @@ class BeliefView:
     def state(self)->np.ndarray: # (5,) as `TabletopEnv.state` (finger gap: 0.04 m open, 0 closed)
         h = self.data.mocap_pos[0]; return np.array([*h, 0. if self._grip else 0.04, float(self._grip)], np.float32)
 
-# %% ../../nbs/52_eval.policy.ipynb #f19657d3
-def _act(self:BeliefView, a:np.ndarray # (4,) the action just commanded
-        ):
-    "Update the belief with one commanded action (the env's own target update; grasp, release and push guesses)."
-    a = np.clip(np.asarray(a, float), -1, 1); old = self.data.mocap_pos[0].copy()
-    h = self.data.mocap_pos[0] = np.clip(old + STEP_M * a[:3], HAND_LO, HAND_HI)
-    grip = bool(a[3] > 0)
-    if grip and not self._grip and self._held is None:                       # closing: on a block within reach?
-        for b in BLOCKS:
-            p = self._p[b]
-            if np.linalg.norm(h[:2] - p[:2]) < 0.02 and abs(h[2] - (p[2] - HALF - TABLE_Z + GRASP_Z)) < 0.02:
-                self._held, self._off = b, h - p; break
-    elif not grip and self._held is not None:                                # opening: the block lands below
-        b, p = self._held, h - self._off; self._held = None
-        under = [self._p[o][2] + 2 * HALF for o in BLOCKS if o != b and np.all(np.abs(self._p[o][:2] - p[:2]) < 2 * HALF)]
-        bowl = np.linalg.norm(p[:2] - self._p['bowl'][:2]) < BOWL_R
-        self._p[b] = np.r_[p[:2], max(under + [TABLE_Z + HALF + (0.008 if bowl else 0)])]
-    self._grip = grip
-    d = h[:2] - old[:2]
-    if np.linalg.norm(d) > 1e-6:                                             # a low moving hand pushes what is ahead
-        u = d / np.linalg.norm(d); n = np.array([-u[1], u[0]])
-        for b in BLOCKS:
-            p = self._p[b]
-            if b == self._held or h[2] - 0.08 > p[2] + HALF: continue           # fingertips above the block's top
-            ahead, lat = (p[:2] - h[:2]) @ u, (p[:2] - h[:2]) @ n
-            if -HALF < ahead < HALF + 0.02 and abs(lat) < HALF + 0.015: self._p[b] = np.r_[p[:2] + u * (HALF + 0.02 - ahead), p[2]]
-BeliefView.act = _act
+    def act(self, a:np.ndarray # (4,) the action just commanded
+            ):
+        "Update the belief with one commanded action (the env's own target update; grasp, release and push guesses)."
+        a = np.clip(np.asarray(a, float), -1, 1); old = self.data.mocap_pos[0].copy()
+        h = self.data.mocap_pos[0] = np.clip(old + STEP_M * a[:3], HAND_LO, HAND_HI)
+        grip = bool(a[3] > 0)
+        if grip and not self._grip and self._held is None:                       # closing: on a block within reach?
+            for b in BLOCKS:
+                p = self._p[b]
+                if np.linalg.norm(h[:2] - p[:2]) < 0.02 and abs(h[2] - (p[2] - HALF - TABLE_Z + GRASP_Z)) < 0.02:
+                    self._held, self._off = b, h - p; break
+        elif not grip and self._held is not None:                                # opening: the block lands below
+            b, p = self._held, h - self._off; self._held = None
+            under = [self._p[o][2] + 2 * HALF for o in BLOCKS if o != b and np.all(np.abs(self._p[o][:2] - p[:2]) < 2 * HALF)]
+            bowl = np.linalg.norm(p[:2] - self._p['bowl'][:2]) < BOWL_R
+            self._p[b] = np.r_[p[:2], max(under + [TABLE_Z + HALF + (0.008 if bowl else 0)])]
+        self._grip = grip
+        d = h[:2] - old[:2]
+        if np.linalg.norm(d) > 1e-6:                                             # a low moving hand pushes what is ahead
+            u = d / np.linalg.norm(d); n = np.array([-u[1], u[0]])
+            for b in BLOCKS:
+                p = self._p[b]
+                if b == self._held or h[2] - 0.08 > p[2] + HALF: continue           # fingertips above the block's top
+                ahead, lat = (p[:2] - h[:2]) @ u, (p[:2] - h[:2]) @ n
+                if -HALF < ahead < HALF + 0.02 and abs(lat) < HALF + 0.015: self._p[b] = np.r_[p[:2] + u * (HALF + 0.02 - ahead), p[2]]
+
 
 # %% ../../nbs/52_eval.policy.ipynb #22f72356
 def eval_scenes(n:int, seed:int=10_000)->list: # [(layout seed, task family)] of episode i = 0..n-1
@@ -105,23 +105,24 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
                 )->list:             # list[Episode] source 'imagined': n_ctx real frames, then imagined ones; actions as commanded
     "Closed-loop rollouts of the twin policies in the world model, batched over episodes; the first n_ctx-1 actions replay the policy's own."
     from playworld.wm.env import WorldModelEnv
-    n = wm.config.n_ctx; out = []
+    from playworld.wm.imagine import imagine_rollouts
+    n, A = wm.config.n_ctx, wm.config.action_dim; out = []
     for i0 in tqdm(range(0, len(real), batch_size), disable=not progress, desc='imagine'):
         R, T = real[i0:i0 + batch_size], twins[i0:i0 + batch_size]
-        acts = [[] for _ in R]
+        past = np.zeros((len(R), n - 1, A), np.float32)
         for k in range(n - 1):                                      # the context steps: the policy acts as it did for real
-            for j, (pol, v) in enumerate(T): a = np.asarray(pol(v), np.float32); v.act(a); acts[j].append(a)
-        env = WorldModelEnv(wm, max_steps=steps, seed=seed + i0)
-        env.reset(options=dict(context=np.stack([e.frames[:n] for e in R]), actions=np.stack([e.actions[:n-1] for e in R])))
-        for t in range(n - 1, steps):
+            for j, (pol, v) in enumerate(T): past[j, k] = a = np.asarray(pol(v), np.float32); v.act(a)
+        def act(images, ins, T=T):                                  # one action per row, the belief follows it -> (B, 1, A)
             a = np.stack([np.asarray(pol(v), np.float32) for pol, v in T])
             for (pol, v), x in zip(T, a): v.act(x)
-            for j, x in enumerate(a): acts[j].append(x)
-            env.step(a)
-        fr = np.stack(env.frames, 1)                                 # (B, steps - n + 2, H, W, 3): last context + imagined
+            return a[:, None]
+        env = WorldModelEnv(wm, max_steps=steps, seed=seed + i0)
+        r = imagine_rollouts(env, np.stack([e.frames[:n] for e in R]), [e.instruction for e in R], act, steps - n + 1, 1,
+                             actions=np.stack([e.actions[:n-1] for e in R]))
+        fr = r['frames']                                             # (B, steps - n + 2, H, W, 3): last context + imagined
         for j, e in enumerate(R):
             f = np.concatenate([e.frames[:n - 1], fr[j]])
-            a = np.concatenate([np.stack(acts[j]), e.actions[-1:]])
+            a = np.concatenate([past[j], r['actions'][j].reshape(-1, A), e.actions[-1:]])
             out.append(Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, []))
     return out
 
@@ -180,7 +181,7 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
     real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress)
     t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(policies), n_episodes
     ys = np.array([e.success for e in real]).reshape(P, N)
-    real_modes = [interaction_mode(e.events, e.success, e.instruction) for e in real]
+    real_modes = [interaction_mode(e.events, e.success, **target_of(e.instruction)) for e in real]
     out, prs = {}, {}
     for name, wm in models.items():
         t1 = time.time()
@@ -265,36 +266,3 @@ def write_results(res:dict, out:str|Path # folder (created)
     with atomic_write(out/'policy_eval_scatter.html', 'w') as f: f.write(scatter_figure(res).to_html(include_plotlyjs=True))
     with atomic_write(out/'policy_eval.json', 'w') as f: json.dump(res, f, indent=1)
     return out/'policy_eval.json'
-
-def _run_cli(a):
-    from playworld.wm.model import load_world_model
-    from playworld.assets import default_checkpoint
-    ck = a.checkpoint or default_checkpoint()
-    if ck is None: raise FileNotFoundError("no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
-    jp = a.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no --judge given and no shipped judge (data_samples/tabletop_judge) found")
-    wm, judge = load_world_model(ck), load_judge(jp)
-    pol = a.policies.split(',') if a.policies else None
-    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
-    res.update(checkpoint=str(ck), judge=str(jp))
-    p = write_results(res, a.out)
-    print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
-    print(f"wrote {p}")
-
-def add_evaluate_parser(sub # the `add_subparsers()` object of the `playworld` parser
-                       )->argparse.ArgumentParser: # the `evaluate policy` parser
-    "Add `evaluate policy` (creating `evaluate` unless another module already did) to the CLI; sets `func`."
-    ev = sub.choices.get('evaluate') or sub.add_parser('evaluate', help='evaluations of world models (JSON + figures)')
-    es = next((x for x in ev._actions if isinstance(x, argparse._SubParsersAction)), None) or \
-         ev.add_subparsers(dest='what', required=True, metavar='WHAT')
-    p = es.add_parser('policy', help='graded policies in the real env vs in the world model (judge): r, rho, MMRV, failure modes')
-    p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge)')
-    p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
-    p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
-    p.add_argument('--steps', type=int, default=60, help='steps per episode')
-    p.add_argument('--seed', type=int, default=10_000, help='first scene seed')
-    p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
-    p.add_argument('--out', required=True, help='output folder DIR: policy_eval.json, policy_eval_scatter.html')
-    p.set_defaults(func=_run_cli)
-    return p

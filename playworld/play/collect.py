@@ -10,6 +10,8 @@ import numpy as np
 from tqdm.auto import tqdm
 from ..core import Episode
 from ..envs.tabletop import (TabletopEnv, Expert, BLOCKS, TASK_FAMILIES, GRASP_Z, TABLE_Z, parse_instruction, Scene)
+from ..data.events import Event, format_event
+
 
 # %% auto #0
 __all__ = ['Proposer', 'NoisyExecutor', 'EventTracker', 'rollout', 'scene_ok', 'collect_play', 'collect_demos']
@@ -73,19 +75,20 @@ class EventTracker:
     def __init__(self, env:TabletopEnv):
         self.events, self.held, self.closed_low, self.knocked = [], env.held_block(), 0, False
         self.start = {b: env.pos(b) for b in BLOCKS}
-    def add(self, e:str):
+    def add(self, name:str, block:str|None=None): # event name, the block it concerns
+        e = format_event(Event(None, name, block))
         if not self.events or self.events[-1] != e: self.events.append(e)
     def update(self, env:TabletopEnv, action:np.ndarray): # action (4,) just taken
         "Record what the last step did."
         h, t = env.held_block(), env.task
-        if h is not None and self.held is None: self.add('grasp')
-        if h is None and self.held is not None: self.add('release' if action[3] <= 0 else 'slip')
+        if h is not None and self.held is None: self.add('grasp', h)
+        if h is None and self.held is not None: self.add('release' if action[3] <= 0 else 'slip', self.held)
         low_closed = h is None and action[3] > 0 and t.family != 'push' and env.pos('hand')[2] < GRASP_Z + 0.015
         self.closed_low = self.closed_low + 1 if low_closed else 0
         if self.closed_low == 4: self.add('missed_grasp')
-        if not self.knocked and any(np.linalg.norm(env.pos(b)[:2] - self.start[b][:2]) > 0.03
-                                    for b in BLOCKS if b != t.obj and b != h):
-            self.knocked = True; self.add('knock')
+        moved = [] if self.knocked else [b for b in BLOCKS if b != t.obj and b != h
+                                          and np.linalg.norm(env.pos(b)[:2] - self.start[b][:2]) > 0.03]
+        if moved: self.knocked = True; self.add('knock', moved[0])
         self.held = h
 
 # %% ../../nbs/30_play.collect.ipynb #1af5f7fb
@@ -104,7 +107,7 @@ def rollout(env:TabletopEnv,   # env already reset to its task
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   policy_id, bool(info['success']), env.fps, tr.events + ['success' if info['success'] else 'timeout'])
+                   policy_id, bool(info['success']), env.fps, tr.events + [format_event(Event(None, 'success' if info['success'] else 'timeout'))])
 
 # %% ../../nbs/30_play.collect.ipynb #fe90fdfb
 def scene_ok(env:TabletopEnv, min_instructions:int=3)->bool:

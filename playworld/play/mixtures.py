@@ -12,6 +12,7 @@ import numpy as np
 from ..core import OBS_STATE, atomic_write
 from ..envs.tabletop import HAND_LO, HAND_HI, GRASP_Z, parse_instruction
 from ..data.store import EpisodeStore, StoreWriter, _read_parquet
+from ..data.events import event_names
 
 # %% auto #0
 __all__ = ['FAILURE_MODES', 'SUMMARY_KEYS', 'build_mixture', 'coverage_stats', 'coverage_table', 'compare_play_demo']
@@ -93,7 +94,7 @@ def coverage_stats(data,          # store folder, `EpisodeStore`, or list of `Ep
         try: t = parse_instruction(m['instruction']); objs = [o for o in (t.obj, t.base) if o]
         except ValueError: objs = []
         for o in objs: obj[o] += 1; pair[f"{m.get('task_family')}/{o}"] += 1
-        for k in {str(e).split(':')[0] for e in (m.get('events') or [])}: modes[k] += 1
+        for k in set(event_names(list(m.get('events') or []))): modes[k] += 1
     visit, contact = np.zeros((grid, grid), int), np.zeros((grid, grid), int)
     for s in states:
         if s is None: continue
@@ -101,7 +102,7 @@ def coverage_stats(data,          # store folder, `EpisodeStore`, or list of `Ep
         np.add.at(visit, (ij[:, 0], ij[:, 1]), 1)
         low = (s[:, 4] > 0) & (s[:, 2] < GRASP_Z + 0.03)
         np.add.at(contact, (ij[low, 0], ij[low, 1]), 1)
-    n = len(meta); fail = sum(any(str(e).split(':')[0] in FAILURE_MODES for e in (m.get('events') or [])) for m in meta)
+    n = len(meta); fail = sum(bool(set(event_names(list(m.get('events') or []))) & set(FAILURE_MODES)) for m in meta)
     return dict(episodes=n, frames=int(sum(len(s) for s in states if s is not None)),
                 success_rate=float(np.mean([bool(m['success']) for m in meta])),
                 families=dict(fam), objects=dict(obj), pairs=dict(pair), instructions=dict(ins),

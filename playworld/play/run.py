@@ -5,7 +5,7 @@ episode, resumable after a crash, optionally sharded over processes or Ray worke
 
 # %% ../../nbs/31_play.run.ipynb #5a74f1b6
 from __future__ import annotations
-import argparse, json, logging, os, shutil, sys, time
+import json, logging, os, shutil, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,12 +15,12 @@ from ..core import Episode, atomic_write, check_writable
 from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
+from ..data.events import Event, format_event, stamp_event
 
 log = logging.getLogger('playworld.collect')
 
 # %% auto #0
-__all__ = ['log', 'RUN_FILE', 'attempt', 'play_stream', 'demo_stream', 'collect_to_store', 'collect_sharded',
-           'add_collect_parser', 'collect_main']
+__all__ = ['log', 'RUN_FILE', 'attempt', 'play_stream', 'demo_stream', 'collect_to_store', 'collect_sharded']
 
 # %% ../../nbs/31_play.run.ipynb #680d16dd
 def attempt(env:TabletopEnv,   # env already reset to its task
@@ -30,16 +30,16 @@ def attempt(env:TabletopEnv,   # env already reset to its task
             policy_id:str='',  # Episode policy_id
            )->Episode:         # T = steps + 1 frames
     "Run `policy` until success or truncation; the Episode's events are the env's per-step events in order."
-    frames, states, actions, events = [obs['image']], [obs['state']], [], []
+    frames, states, actions, events, last = [obs['image']], [obs['state']], [], [], None
     while True:
         a = np.asarray(policy(env), np.float32); actions.append(a)
         obs, _, term, trunc, info = env.step(a)
         frames.append(obs['image']); states.append(obs['state'])
         for ev in info['events']:
-            if not events or events[-1] != ev: events.append(ev)
+            if ev != last: events.append(stamp_event(len(actions) - 1, ev)); last = ev
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
-    if not info['success']: events.append('timeout')
+    events.append(format_event(Event(None, 'success' if info['success'] else 'timeout')))
     return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
                    policy_id, bool(info['success']), env.fps, events)
 
@@ -186,44 +186,3 @@ def collect_sharded(out:str|Path,        # final store folder (must not hold a s
     st = merge_stores([j['out'] for j in jobs], out)
     if not keep_shards: shutil.rmtree(sdir)
     return dict(out=str(out), episodes=len(st), shards=res, seconds=time.perf_counter() - t0)
-
-# %% ../../nbs/31_play.run.ipynb #d4ff666e
-def _cmd_collect(a):
-    "playworld collect: play or demos into an episode store."
-    if a.env != 'tabletop': raise ValueError(f"--env {a.env!r}: only 'tabletop' can be collected")
-    logging.basicConfig(level=logging.INFO, format='%(name)s: %(message)s')
-    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task)
-    if a.workers > 1:
-        r = collect_sharded(a.out, a.episodes, a.workers, a.backend, **kw)
-        r = dict(r, shards=len(r['shards']))
-    else: r = collect_to_store(a.out, n_episodes=a.episodes, resume=a.resume, commit_every=a.commit_every, progress=not a.quiet, **kw)
-    print(json.dumps(r) if a.json else f"{r['out']}: {r['episodes']} episodes")
-
-def add_collect_parser(sub): # the `add_subparsers()` object of the playworld parser
-    "Add `collect`: --env tabletop --mode {play,demo} --episodes N --out DIR [--resume] [--seed S] [--workers K]."
-    c = sub.add_parser('collect', help='collect play or demo episodes into an episode store (crash-safe, resumable)')
-    c.add_argument('--env', default='tabletop', help="environment (only 'tabletop')")
-    c.add_argument('--mode', choices=['play', 'demo'], default='play', help='play: reset-free autonomous play; demo: successful expert demos')
-    c.add_argument('--episodes', type=int, required=True, help='number of episodes the store holds at the end')
-    c.add_argument('--out', required=True, help='store folder (LeRobot v3 layout)')
-    c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
-    c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
-    c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
-    c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn)')
-    c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
-    c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
-    c.add_argument('--commit-every', type=int, default=1, help='episodes per commit (what a crash can lose)')
-    c.add_argument('--quiet', action='store_true', help='no progress bar'); c.add_argument('--json', action='store_true', help='print the result as JSON')
-    c.set_defaults(func=_cmd_collect)
-    return c
-
-def collect_main(argv:list|None=None)->int: # arguments after `collect` (None: sys.argv[1:])
-    "Run `playworld collect` without the main CLI (for subprocess tests); exit status 2 with a message on bad input."
-    p = argparse.ArgumentParser(prog='playworld'); sub = p.add_subparsers(dest='command', required=True)
-    add_collect_parser(sub); a = p.parse_args(['collect'] + list(sys.argv[1:] if argv is None else argv))
-    try: a.func(a)
-    except (ValueError, FileNotFoundError, RuntimeError, ImportError) as e: print(f"playworld collect: error: {e}", file=sys.stderr); return 2
-    return 0
-
-if __name__ == '__main__' and Path(sys.argv[0]).name == 'run.py':   # python -m playworld.play.run collect ...
-    sys.exit(collect_main(sys.argv[2:] if sys.argv[1:2] == ['collect'] else sys.argv[1:]))

@@ -75,9 +75,9 @@ def noise_actor(policy:DiffusionPolicy, npol:NoisePolicy, generator=None, determ
         ins = np.repeat(encode_instruction(instruction)[None], len(images), 0)
         with torch.no_grad():
             cond = policy.encode(images, None, ins); d = npol.dist(cond)
-            w = d.mean if deterministic else d.mean + d.stddev * torch.randn(d.mean.shape, generator=generator)
+            w = d.mean if deterministic else d.mean + d.stddev * torch.randn(d.mean.shape, generator=generator).to(d.mean.device)
             chunk = policy.sample(dict(image=images, state=None, instruction=ins), noise=w, cond=cond)
-        return chunk.cpu().numpy(), dict(cond=cond.cpu(), noise=w.cpu(), logp=d.log_prob(w).sum((1, 2)).cpu())
+        return chunk, dict(cond=cond, noise=w, logp=d.log_prob(w).sum((1, 2)))   # left on the policy's device
     return act
 
 def noise_fn(npol:NoisePolicy,
@@ -120,7 +120,7 @@ def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
             for g, a in zip([g for g, k in zip(groups, keep) if k], adv):
                 for rec in g['records']:
                     for k in ('cond', 'noise', 'logp'): b[k].append(rec[k])
-                    b['adv'].append(torch.as_tensor(a))
+                    b['adv'].append(torch.as_tensor(a, device=rec['logp'].device))
             row.update(dsrl_update(npol, opt, {k: torch.cat(v) for k, v in b.items()}, clip, ent_coef, epochs, minibatch, gen))
         row['time_s'] = time.time() - t0
         if callback: row.update(callback(u, row) or {})   # e.g. a real-success check every few updates

@@ -10,6 +10,7 @@ import torch
 from torch import Tensor
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..wm.env import WorldModelEnv
+from ..wm.imagine import imagine_rollouts
 from .policy import DiffusionPolicy, chain_logprob, encode_instruction, make_schedulers, ddim_step
 
 # %% auto #0
@@ -58,7 +59,7 @@ def real_starts(n:int,                  # number of starts
 @torch.no_grad()
 def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed here)
             start:dict,           # from `real_starts`: 'context', 'instruction'
-            act,                  # callable(images (G, H, W, 3) uint8, instruction) -> (chunk (G, horizon, A), record dict of per-row tensors)
+            act,                  # callable(images (G, H, W, 3) uint8 tensor, instruction) -> (chunk (G, horizon, A), record dict of per-row tensors)
             G:int=4,              # rollouts in the group
             steps:int=40,         # imagined frames per rollout
             n_exec:int=8,         # actions executed per chunk
@@ -66,17 +67,8 @@ def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed 
            )->dict:               # 'frames' (G, 1+steps, H, W, 3) uint8, 'reward' (G,) float32, 'records' list of per-chunk dicts (+ 'image')
     "Run one group of G imagined rollouts with receding-horizon chunks and judge them; ValueError without a judge."
     if judge is None: raise ValueError("imagine needs a judge callable(frames (B, T, H, W, 3) uint8, instruction) -> (B,) bool")
-    ctx = np.repeat(np.asarray(start['context'])[None], G, 0)
-    obs, _ = wm_env.reset(options=dict(context=ctx, instruction=start['instruction']))
-    frames, recs, t = [obs['image']], [], 0
-    while t < steps:
-        chunk, rec = act(obs['image'], start['instruction'])
-        k = min(n_exec, steps - t)
-        obs, _, _, _, info = wm_env.step(np.asarray(chunk[:, :k], np.float32))
-        recs.append(dict(rec, image=torch.from_numpy(frames[-1] if not recs else obs_prev)))
-        obs_prev = obs['image']; frames += list(info['frames'].transpose(1, 0, 2, 3, 4)); t += k
-    fr = np.stack(frames, 1)
-    return dict(frames=fr, reward=np.asarray(judge(fr, start['instruction']), np.float32).reshape(G), records=recs)
+    r = imagine_rollouts(wm_env, np.repeat(np.asarray(start['context'])[None], G, 0), start['instruction'], act, steps, n_exec, judge)
+    return dict(frames=r['frames'], reward=r['reward'], records=r['records'])
 
 # %% ../../nbs/61_rl.grpo.ipynb #6cbd69ff
 def policy_actor(policy:DiffusionPolicy, eta:float=1.0, min_std:float=0.05, generator=None):
@@ -84,7 +76,7 @@ def policy_actor(policy:DiffusionPolicy, eta:float=1.0, min_std:float=0.05, gene
     def act(images, instruction):
         ins = np.repeat(encode_instruction(instruction)[None], len(images), 0)
         chunk, chain, lp = policy.sample(dict(image=images, state=None, instruction=ins), eta=eta, min_std=min_std, generator=generator)
-        return chunk.cpu().numpy(), dict(chain=chain.cpu(), logp=lp.cpu(), instr=torch.from_numpy(ins))
+        return chunk, dict(chain=chain, logp=lp, instr=torch.from_numpy(ins).to(lp.device))   # left on the policy's device
     return act
 
 def grpo_update(policy:DiffusionPolicy,
@@ -121,7 +113,7 @@ def _batch(groups:list, adv:np.ndarray)->dict:
     for g, a in zip(groups, adv):
         for r in g['records']:
             for k in ('image', 'instr', 'chain', 'logp'): out[k].append(r[k])
-            out['adv'].append(torch.as_tensor(a))
+            out['adv'].append(torch.as_tensor(a, device=r['logp'].device))
     return {k: torch.cat(v) for k, v in out.items()}
 
 # %% ../../nbs/61_rl.grpo.ipynb #07602232

@@ -95,45 +95,72 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
         self.blocks = nn.ModuleList([FiLMBlock(width, 2 * cond_dim) for _ in range(n_blocks)])
         self.register_buffer('state_mean', torch.zeros(state_dim)); self.register_buffer('state_std', torch.ones(state_dim))
 
-# %% ../../nbs/60_rl.policy.ipynb #50b88750
-def _encode(self:DiffusionPolicy,
-            image,                 # (B, H, W, 3) uint8 frames (array or tensor)
-            state,                 # (B, state_dim) float, or None (no proprioception, e.g. in the world model)
-            instr,                 # (B, 4) int64 from `encode_instruction`, or a list of B instruction strings
-            drop:Tensor|None=None, # (B,) bool: hide the state of these rows (training)
-           )->Tensor:              # (B, cond_dim) observation embedding
-    "Embed an observation; ValueError naming expected vs got for a wrong frame size."
-    cfg, dev = self.config, self.no_state.device
-    img = torch.as_tensor(np.asarray(image)) if not torch.is_tensor(image) else image
-    if img.ndim != 4 or tuple(img.shape[1:]) != (cfg.size, cfg.size, 3):
-        raise ValueError(f"image must be (B, {cfg.size}, {cfg.size}, 3) uint8, got {tuple(img.shape)}")
-    B = len(img)
-    if isinstance(instr, (list, tuple)) and (not instr or isinstance(instr[0], str)): instr = encode_instruction(list(instr))
-    ins = torch.as_tensor(np.asarray(instr) if not torch.is_tensor(instr) else instr, device=dev).long()
-    h_ins = sum(e(ins[:, i]) for i, e in enumerate(self.instr))
-    x = to_model(img.to(dev))
-    if cfg.encoder == 'keypoints':
-        for conv, film in zip(self.enc_convs, self.enc_film):
-            sc, sh = film(h_ins)[:, :, None, None].chunk(2, 1); x = F.silu(conv(x) * (1 + sc) + sh)
-    h_img = self.enc(x)
-    h_st = self.no_state.expand(B, -1)
-    if state is not None:
-        st = torch.as_tensor(np.asarray(state, np.float32) if not torch.is_tensor(state) else state, device=dev).float()
-        h = self.state_lin((st - self.state_mean) / self.state_std)
-        h_st = h if drop is None else torch.where(drop[:, None].to(dev), h_st, h)
-    return self.obs_mlp(torch.cat([h_img, h_st, h_ins], 1))
+    def encode(self,
+                image,                 # (B, H, W, 3) uint8 frames (array or tensor)
+                state,                 # (B, state_dim) float, or None (no proprioception, e.g. in the world model)
+                instr,                 # (B, 4) int64 from `encode_instruction`, or a list of B instruction strings
+                drop:Tensor|None=None, # (B,) bool: hide the state of these rows (training)
+               )->Tensor:              # (B, cond_dim) observation embedding
+        "Embed an observation; ValueError naming expected vs got for a wrong frame size."
+        cfg, dev = self.config, self.no_state.device
+        img = torch.as_tensor(np.asarray(image)) if not torch.is_tensor(image) else image
+        if img.ndim != 4 or tuple(img.shape[1:]) != (cfg.size, cfg.size, 3):
+            raise ValueError(f"image must be (B, {cfg.size}, {cfg.size}, 3) uint8, got {tuple(img.shape)}")
+        B = len(img)
+        if isinstance(instr, (list, tuple)) and (not instr or isinstance(instr[0], str)): instr = encode_instruction(list(instr))
+        ins = torch.as_tensor(np.asarray(instr) if not torch.is_tensor(instr) else instr, device=dev).long()
+        h_ins = sum(e(ins[:, i]) for i, e in enumerate(self.instr))
+        x = to_model(img.to(dev))
+        if cfg.encoder == 'keypoints':
+            for conv, film in zip(self.enc_convs, self.enc_film):
+                sc, sh = film(h_ins)[:, :, None, None].chunk(2, 1); x = F.silu(conv(x) * (1 + sc) + sh)
+        h_img = self.enc(x)
+        h_st = self.no_state.expand(B, -1)
+        if state is not None:
+            st = torch.as_tensor(np.asarray(state, np.float32) if not torch.is_tensor(state) else state, device=dev).float()
+            h = self.state_lin((st - self.state_mean) / self.state_std)
+            h_st = h if drop is None else torch.where(drop[:, None].to(dev), h_st, h)
+        return self.obs_mlp(torch.cat([h_img, h_st, h_ins], 1))
 
-def _denoise(self:DiffusionPolicy,
-             x:Tensor,    # (B, H, A) noisy action chunk
-             t:Tensor,    # (B,) int diffusion timesteps
-             cond:Tensor, # (B, cond_dim) from `encode`
-            )->Tensor:    # (B, H, A) predicted noise ε
-    "One denoiser evaluation."
-    c = torch.cat([cond, self.t_emb(self.t_proj(t.reshape(-1)).to(cond.dtype))], 1)
-    h = self.inp(x.transpose(1, 2))
-    for b in self.blocks: h = b(h, c)
-    return self.out(h).transpose(1, 2)
-DiffusionPolicy.encode, DiffusionPolicy.denoise = _encode, _denoise
+    def denoise(self,
+                 x:Tensor,    # (B, H, A) noisy action chunk
+                 t:Tensor,    # (B,) int diffusion timesteps
+                 cond:Tensor, # (B, cond_dim) from `encode`
+                )->Tensor:    # (B, H, A) predicted noise ε
+        "One denoiser evaluation."
+        c = torch.cat([cond, self.t_emb(self.t_proj(t.reshape(-1)).to(cond.dtype))], 1)
+        h = self.inp(x.transpose(1, 2))
+        for b in self.blocks: h = b(h, c)
+        return self.out(h).transpose(1, 2)
+
+    def sample(self,
+                obs:dict,                      # 'image' (B, H, W, 3) uint8, 'state' (B, S) or None, 'instruction' list of B str or (B, 4) tokens
+                noise:Tensor|None=None,        # (B, horizon, A) initial noise x_T (None: drawn from `generator`)
+                eta:float=0.0,                 # DDIM η; > 0 makes every step Gaussian with a log-prob
+                generator:torch.Generator|None=None,
+                min_std:float=0.01,            # σ floor for η > 0
+                cond:Tensor|None=None,         # precomputed `encode` output (skips the encoder)
+               ):                              # chunk (B, horizon, A) in [-1, 1]; with η > 0: (chunk, chain (B, K+1, H, A), logp (B, K))
+        "Sample an action chunk by DDIM; ValueError naming the expected noise shape."
+        cfg = self.config
+        with torch.no_grad():
+            c = _obs_cond(self, obs) if cond is None else cond
+            B, shape = len(c), (len(c), cfg.horizon, cfg.action_dim)
+            x = torch.randn(shape, generator=generator) if noise is None else torch.as_tensor(noise, dtype=torch.float32)
+            if tuple(x.shape) != shape: raise ValueError(f"noise must be {shape} (B, horizon, action_dim), got {tuple(x.shape)}")
+            x = x.to(c.device); _, sched = make_schedulers(cfg)
+            chain, logps = [x], []
+            for t in sched.timesteps:
+                tt = t.expand(B).to(c.device)
+                mean, std = ddim_step(sched, x, self.denoise(x, tt, c), tt, eta, min_std)
+                if eta > 0:
+                    x = mean + std * torch.randn(shape, generator=generator).to(c.device)
+                    logps.append(torch.distributions.Normal(mean, std).log_prob(x).sum((1, 2)))
+                else: x = mean
+                chain.append(x)
+        chunk = x.clamp(-1, 1)
+        return chunk if eta == 0 else (chunk, torch.stack(chain, 1), torch.stack(logps, 1))
+
 
 # %% ../../nbs/60_rl.policy.ipynb #a364201d
 def make_schedulers(cfg)->tuple: # (DDPMScheduler, DDIMScheduler with `n_infer_steps` set)
@@ -164,35 +191,6 @@ def ddim_step(sched:DDIMScheduler, # from `make_schedulers`
 def _obs_cond(policy, obs:dict)->Tensor:
     return policy.encode(obs['image'], obs.get('state'), obs['instruction'])
 
-def _sample(self:DiffusionPolicy,
-            obs:dict,                      # 'image' (B, H, W, 3) uint8, 'state' (B, S) or None, 'instruction' list of B str or (B, 4) tokens
-            noise:Tensor|None=None,        # (B, horizon, A) initial noise x_T (None: drawn from `generator`)
-            eta:float=0.0,                 # DDIM η; > 0 makes every step Gaussian with a log-prob
-            generator:torch.Generator|None=None,
-            min_std:float=0.01,            # σ floor for η > 0
-            cond:Tensor|None=None,         # precomputed `encode` output (skips the encoder)
-           ):                              # chunk (B, horizon, A) in [-1, 1]; with η > 0: (chunk, chain (B, K+1, H, A), logp (B, K))
-    "Sample an action chunk by DDIM; ValueError naming the expected noise shape."
-    cfg = self.config
-    with torch.no_grad():
-        c = _obs_cond(self, obs) if cond is None else cond
-        B, shape = len(c), (len(c), cfg.horizon, cfg.action_dim)
-        x = torch.randn(shape, generator=generator) if noise is None else torch.as_tensor(noise, dtype=torch.float32)
-        if tuple(x.shape) != shape: raise ValueError(f"noise must be {shape} (B, horizon, action_dim), got {tuple(x.shape)}")
-        x = x.to(c.device); _, sched = make_schedulers(cfg)
-        chain, logps = [x], []
-        for t in sched.timesteps:
-            tt = t.expand(B).to(c.device)
-            mean, std = ddim_step(sched, x, self.denoise(x, tt, c), tt, eta, min_std)
-            if eta > 0:
-                x = mean + std * torch.randn(shape, generator=generator).to(c.device)
-                logps.append(torch.distributions.Normal(mean, std).log_prob(x).sum((1, 2)))
-            else: x = mean
-            chain.append(x)
-    chunk = x.clamp(-1, 1)
-    return chunk if eta == 0 else (chunk, torch.stack(chain, 1), torch.stack(logps, 1))
-DiffusionPolicy.sample = _sample
-
 def chain_logprob(policy:DiffusionPolicy,
                   cond:Tensor,   # (B, cond_dim) observation embedding (with gradients when training)
                   chain:Tensor,  # (B, K+1, H, A) stored DDIM chain x_T ... x_0
@@ -210,6 +208,7 @@ def chain_logprob(policy:DiffusionPolicy,
     mean, std = ddim_step(sched, x, policy.denoise(x, t, c), t, eta, min_std)
     lp = torch.distributions.Normal(mean, std).log_prob(nxt).sum((1, 2)).view(B, K)
     return lp, mean.view(B, K, *chain.shape[2:]), std.view(B, K, 1, 1)
+
 
 # %% ../../nbs/60_rl.policy.ipynb #6a92dda7
 def chunk_dataset(episodes:list,  # list[Episode] with state

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/63_rl.run.ipynb #f9a7209e
 from __future__ import annotations
-import argparse, json, sys
+import json
 from pathlib import Path
 import torch
 from ..core import atomic_write, check_writable, seed_everything
@@ -15,7 +15,7 @@ from ..wm.model import load_world_model
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
-__all__ = ['run_rl', 'add_rl_parser']
+__all__ = ['run_rl']
 
 # %% ../../nbs/63_rl.run.ipynb #cab93102
 def _judge(judge):
@@ -60,26 +60,3 @@ def run_rl(method:str,             # 'grpo' or 'dsrl'
     res['curve'] = r['curve']
     with atomic_write(out/'rl.json', 'w') as f: json.dump(res, f, indent=1)
     return res
-
-# %% ../../nbs/63_rl.run.ipynb #b23810aa
-def _cmd_rl(a):
-    res = run_rl(a.method, a.policy, a.checkpoint, a.judge, a.out, a.families.split(','), a.starts, a.updates, a.groups,
-                 a.G, a.steps, a.lr, a.eval_real, a.seed, log=None if a.quiet else print)
-    print(json.dumps({k: v for k, v in res.items() if k != 'curve'} | dict(imagined_success=[c['imagined_success'] for c in res['curve']])))
-
-def add_rl_parser(sub): # the `add_subparsers()` object of the playworld parser
-    "Add `rl`: --method {grpo,dsrl} --policy PATH --checkpoint WM_PATH --judge module:function --out DIR [...]."
-    c = sub.add_parser('rl', help='fine-tune a diffusion policy inside the world model (GRPO or DSRL) against a judge')
-    c.add_argument('--method', choices=['grpo', 'dsrl'], required=True)
-    c.add_argument('--policy', required=True, help='BC diffusion-policy folder (config.json + safetensors)')
-    c.add_argument('--checkpoint', required=True, help='world-model checkpoint folder')
-    c.add_argument('--judge', default='', help="success judge: a folder Judge.save wrote, or 'package.module:function' called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool (default: the shipped data_samples/tabletop_judge)")
-    c.add_argument('--out', required=True, help='output folder (rl.json, policy/ or noise_policy/)')
-    c.add_argument('--families', default='lift', help='comma-separated task families of the start states')
-    c.add_argument('--starts', type=int, default=16, help='real start states'); c.add_argument('--updates', type=int, default=5)
-    c.add_argument('--groups', type=int, default=4, help='groups per update'); c.add_argument('--G', type=int, default=8, help='rollouts per group')
-    c.add_argument('--steps', type=int, default=40, help='imagined frames per rollout'); c.add_argument('--lr', type=float)
-    c.add_argument('--eval-real', type=int, default=0, help='real episodes per family before and after (0: none)')
-    c.add_argument('--seed', type=int, default=0); c.add_argument('--quiet', action='store_true')
-    c.set_defaults(func=_cmd_rl)
-    return c

@@ -6,16 +6,19 @@ train on more distinct objects? PlayWorld (Fig. 11): replay fidelity on held-out
 # %% ../../nbs/82_studies.objects.ipynb #0b9a25ac
 from __future__ import annotations
 import base64, html, json, time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 from pathlib import Path
 import numpy as np
 from ..core import Episode, atomic_write, frame_strip, save_png
 from ..envs.tabletop import Scene, BLOCKS, SHAPES
+from ..config import from_mapping
 
 # %% auto #0
-__all__ = ['TRAIN_COLORS', 'HELDOUT_COLORS', 'TRAIN_OBJECTS', 'HELDOUT_OBJECTS', 'ORIGINAL_OBJECTS', 'Obj', 'training_pool',
-           'draw_scene', 'trim_episode', 'collect_pool_play', 'replay_by_episode', 'mean_ci', 'summarise_replay',
-           'train_pool_model', 'objects_experiment', 'objects_figure', 'objects_strip', 'objects_section']
+__all__ = ['TRAIN_COLORS', 'HELDOUT_COLORS', 'TRAIN_OBJECTS', 'HELDOUT_OBJECTS', 'ORIGINAL_OBJECTS', 'KEY', 'STAGE', 'section',
+           'Obj', 'training_pool', 'draw_scene', 'trim_episode', 'collect_pool_play', 'replay_by_episode', 'mean_ci',
+           'summarise_replay', 'train_pool_model', 'objects_experiment', 'objects_figure', 'objects_strip',
+           'objects_section', 'Params', 'model_dir', 'run']
 
 # %% ../../nbs/82_studies.objects.ipynb #1405a221
 @dataclass(frozen=True)
@@ -287,3 +290,76 @@ def objects_section(m:dict,  # content of DIR/metrics/tabletop.objects.json
     table = f"<table><tr><th>model</th><th>play frames</th><th>steps</th>{head}</tr>{body}</table>"
     figs = ''.join(_img(Path(out)/'figures'/n) for n in ('objects_psnr.png', 'objects_strip.png'))
     return f"<h2>Object generalization (held-out shapes and colours)</h2>{txt}{table}{figs}"
+
+# %% ../../nbs/82_studies.objects.ipynb #0f2971c7
+KEY = 'objects'               # the results' key: DIR/metrics/tabletop.objects.json, `metrics['tabletop']['objects']`
+STAGE = '60_objects.ipynb'    # its stage notebook in nbs/stages/
+section = objects_section     # the report's section, from the metrics `run` writes
+
+@dataclass
+class Params:
+    "The object-generalization study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
+    model:str = 'shipped'         # base world model (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
+    k_values:list = field(default_factory=lambda: [1, 3, 12]) # numbers of distinct training objects, objects (list of int in 1 .. 12)
+    frame_budget:int = 4000       # play frames collected for every k, frames (>= 100)
+    episodes_per_scene:int = 4    # play attempts per drawn scene before new objects are drawn, episodes (>= 1)
+    max_steps:int = 60            # steps per play attempt, steps (>= 20)
+    steps:int = 150               # training steps per k, steps (>= 1)
+    batch_size:int = 16           # windows per training step, windows (>= 1)
+    lr:float = 5e-4               # peak AdamW learning rate, 1/step (> 0)
+    from_scratch:bool = False     # train each k from scratch (the base's architecture) instead of fine-tuning the base
+    bf16:bool = True              # bf16 autocast
+    n_eval:int = 10               # replayed play episodes per evaluation set, episodes (>= 2)
+    horizons:list = field(default_factory=lambda: [8, 16]) # replay horizons, frames after the context (list of int >= 1)
+    stride:int = 8                # frames between replay start points, frames (>= 1)
+    seed:int = 0                  # seeds collection, training and sampling (integer, no unit)
+    # profile -> the settings it changes (standard: the measured CPU run of data_samples/objects, ~20 min on 2 cores)
+    PRESETS:ClassVar[dict] = dict(
+        smoke=dict(model='shipped', k_values=[1, 3], frame_budget=120, episodes_per_scene=2, max_steps=20, steps=2, batch_size=4, n_eval=2, horizons=[4, 8]),
+        standard=dict(model='shipped', k_values=[1, 3, 12], frame_budget=3000, episodes_per_scene=4, max_steps=60, steps=90, batch_size=16, n_eval=8,
+                      horizons=[8, 16], stride=16),
+        full=dict(model='tabletop', k_values=[1, 3, 6, 12], frame_budget=60000, episodes_per_scene=4, steps=4000, batch_size=64, lr=1e-3,
+                  from_scratch=True, n_eval=40, horizons=[8, 16], stride=8))
+
+    def __post_init__(self):
+        kv, hz = self.k_values, self.horizons
+        if not isinstance(kv, list) or not kv or any(not isinstance(k, int) or not 1 <= k <= 12 for k in kv) or len(set(kv)) != len(kv):
+            raise ValueError(f"parameter k_values={kv!r}: expected a non-empty list of distinct integers in 1 .. 12")
+        if not isinstance(hz, list) or not hz or any(not isinstance(h, int) or h < 1 for h in hz):
+            raise ValueError(f"parameter horizons={hz!r}: expected a non-empty list of integers >= 1")
+        for k, lo in [('frame_budget', 100), ('episodes_per_scene', 1), ('max_steps', 20), ('steps', 1), ('batch_size', 1), ('n_eval', 2), ('stride', 1)]:
+            if not isinstance(v := getattr(self, k), int) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+        if not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a learning rate > 0")
+        if max(hz) >= self.max_steps - 4: raise ValueError(f"parameter horizons={hz!r}: expected horizons shorter than max_steps - 4 = {self.max_steps - 4} frames")
+
+    @classmethod
+    def preset(cls, name:str # a profile: 'smoke', 'standard' or 'full'
+              )->Params:
+        "The settings a profile runs with (the defaults, changed by `PRESETS[name]`)."
+        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r}; expected one of {sorted(cls.PRESETS)}")
+        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')
+
+# %% ../../nbs/82_studies.objects.ipynb #b6f7fc39
+def model_dir(p:Params, out:str|Path)->Path: # the base world model's folder
+    "The base world model the settings name; FileNotFoundError saying what to set when it is missing."
+    from playworld.assets import default_checkpoint
+    mdir = default_checkpoint() if p.model == 'shipped' else Path(out)/'models'/p.model/'model'
+    if mdir is None or not (Path(mdir)/'config.json').exists():
+        raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
+                                f"(nbs/stages/20_train.ipynb), or model='shipped' for the checkpoint in data_samples/tabletop_wm")
+    return Path(mdir)
+
+def run(p:Params,        # the settings
+        out:str|Path     # run folder DIR: reads DIR/models/<model>; writes DIR/objects, DIR/figures/objects_*.png, DIR/metrics/tabletop.objects.json
+       )->dict:          # the metrics, as written to DIR/metrics/tabletop.objects.json
+    "The object-generalization study: play at the same frame budget for each k, a world model per k, replay fidelity on held-out and seen objects."
+    from playworld.core import seed_everything
+    out = Path(out); mdir = model_dir(p, out); seed_everything(p.seed); print(f"base world model {mdir}")
+    res = objects_experiment(mdir, out/'objects', k_values=tuple(p.k_values), frame_budget=p.frame_budget, episodes_per_scene=p.episodes_per_scene,
+                             max_steps=p.max_steps, train=dict(steps=p.steps, batch_size=p.batch_size, lr=p.lr, from_scratch=p.from_scratch, bf16=p.bf16),
+                             n_eval=p.n_eval, horizons=tuple(p.horizons), stride=p.stride, seed=p.seed)
+    rows = res.pop('rows'); res['config']['model'] = p.model
+    (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
+    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(res, f, indent=1, default=float)
+    objects_figure(res, out/'figures'/'objects_psnr.png'); objects_strip(rows, out/'figures'/'objects_strip.png')
+    return res

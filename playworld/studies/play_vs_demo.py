@@ -6,7 +6,7 @@ modes) and by open-loop replay fidelity, at growing data sizes."""
 
 # %% ../../nbs/80_studies.play_vs_demo.ipynb #1dd312fe
 from __future__ import annotations
-import argparse, json
+import json
 from pathlib import Path
 import numpy as np
 from ..core import atomic_write
@@ -14,7 +14,7 @@ from ..play.mixtures import build_mixture, coverage_stats, SUMMARY_KEYS
 
 # %% auto #0
 __all__ = ['MIXTURES', 'study_name', 'build_study_data', 'replay_summary', 'study_metrics', 'scaling_figure', 'scatter_grid',
-           'mode_figure', 'add_study_parser']
+           'mode_figure']
 
 # %% ../../nbs/80_studies.play_vs_demo.ipynb #0fb96371
 MIXTURES = dict(demo=0.0, play=1.0, mixed=0.5)   # mixture name -> share of the frame budget taken from play (the rest: demos)
@@ -133,38 +133,3 @@ def mode_figure(study:dict # `study_metrics` result
              for m, v in study.items()]
     return go.Figure(bars, layout=dict(barmode='group', height=340, width=760, yaxis_title='fraction of rollouts',
                                       margin=dict(t=30, b=40, l=50, r=10)))
-
-# %% ../../nbs/80_studies.play_vs_demo.ipynb #391ed5cf
-def _ints(s:str)->list:
-    try: v = [int(x) for x in s.split(',') if x.strip()]
-    except ValueError: v = []
-    if not v or min(v) < 1: raise argparse.ArgumentTypeError(f"expected comma-separated integers >= 1, got {s!r}")
-    return v
-
-def _study_cmd(a):
-    from playworld.app.pipeline import study_plan, run_stages, PROFILES
-    std = PROFILES['standard']['study']
-    for k in ('play', 'demo'):
-        if not (Path(getattr(a, k))/'meta'/'info.json').exists():
-            raise FileNotFoundError(f"--{k} {getattr(a, k)}: no episode store there (meta/info.json missing)")
-    train = dict(std['train'], steps=a.steps, block_out_channels=a.channels)
-    ev = dict(std['evaluate'], n_episodes=a.episodes)
-    plan = study_plan(a.budgets, str(Path(a.play).resolve()), str(Path(a.demo).resolve()), train, ev, main_model='')
-    out = run_stages(plan, a.out, 'study', disk_mb=200 + 30 * len(plan), force=a.force, log_output=a.log_output)
-    st = json.loads((out/'metrics.json').read_text())['tabletop']['study']
-    print(json.dumps({m: {k: v[k] for k in ('frames', 'pearson', 'pearson_ci', 'spearman', 'mmrv', 'mmrv_ci', 'tv_distance')} for m, v in st.items()}))
-    print(f"report: {out/'report.html'}")
-
-def add_study_parser(sub # the `evaluate` group's `add_subparsers()` object
-                    )->argparse.ArgumentParser: # the `evaluate study` parser
-    "Register `playworld evaluate study`: the demo/play/mixed study alone, through its stage notebooks."
-    p = sub.add_parser('study', help='demo vs play vs mixed world models at equal frame budgets: r, rho, MMRV, failure TV, replay PSNR')
-    p.add_argument('--play', required=True, help='store of play episodes'); p.add_argument('--demo', required=True, help='store of demonstrations')
-    p.add_argument('--out', required=True, help='run folder: study/data, models/study_*, notebooks, metrics.json, report.html')
-    p.add_argument('--budgets', type=_ints, default=[3000, 6000, 12000], help='frame budgets, comma-separated')
-    p.add_argument('--steps', type=int, default=1200, help='training steps of every study model')
-    p.add_argument('--channels', type=_ints, default=[16, 32, 64, 64], help='UNet widths of the study models, comma-separated')
-    p.add_argument('--episodes', type=int, default=10, help='evaluation episodes per graded policy')
-    p.add_argument('--force', action='store_true', help='re-run stages already done'); p.add_argument('--log-output', action='store_true')
-    p.set_defaults(func=_study_cmd)
-    return p

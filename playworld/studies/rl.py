@@ -15,6 +15,7 @@ from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate
 from ..rl.grpo import real_starts, train_grpo
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
+from ..wm.imagine import imagine_rollouts
 
 # %% auto #0
 __all__ = ['RL_ARMS', 'BASE_POLICY', 'paired_starts', 'store_starts', 'imagined_success', 'measure', 'rl_experiment',
@@ -69,21 +70,16 @@ def imagined_success(policy:DiffusionPolicy,
     if not starts: raise ValueError("imagined_success needs at least one start state")
     env, gen = WorldModelEnv(wm, seed=seed), torch.Generator().manual_seed(seed)
     H, A, n_exec = policy.config.horizon, policy.config.action_dim, policy.config.n_exec
+    def act(images, ins):                   # images (B, H, W, 3) uint8 tensor -> chunk (B, horizon, A)
+        tok = encode_instruction(ins); cond = policy.encode(images, None, tok)
+        noise = torch.randn((len(images), H, A), generator=gen) if noise_fn is None else noise_fn(cond)
+        return policy.sample(dict(image=images, state=None, instruction=tok), noise=noise, cond=cond)
     oks, frames = [], []
     for b0 in range(0, len(starts), batch):
-        sb = starts[b0:b0 + batch]; B = len(sb)
-        ins = [s['instruction'] for s in sb]; tok = encode_instruction(ins)
-        obs, _ = env.reset(options=dict(context=np.stack([s['context'] for s in sb])))
-        fr, t = [obs['image']], 0
-        while t < steps:
-            cond = policy.encode(obs['image'], None, tok)
-            noise = torch.randn((B, H, A), generator=gen) if noise_fn is None else noise_fn(cond)
-            chunk = policy.sample(dict(image=obs['image'], state=None, instruction=tok), noise=noise, cond=cond).cpu().numpy()
-            k = min(n_exec, steps - t)
-            obs, *_, info = env.step(chunk[:, :k]); fr += list(info['frames'].transpose(1, 0, 2, 3, 4)); t += k
-        fr = np.stack(fr, 1)
-        oks.append(np.asarray(judge(fr, ins), bool).reshape(B))
-        if return_frames: frames.append(fr)
+        sb = starts[b0:b0 + batch]
+        r = imagine_rollouts(env, np.stack([s['context'] for s in sb]), [s['instruction'] for s in sb], act, steps, n_exec, judge)
+        oks.append(r['success'])
+        if return_frames: frames.append(r['frames'])
     ok = np.concatenate(oks)
     out = success_rates(ok, [s['family'] for s in starts]) | dict(success=ok)
     if return_frames: out['frames'] = np.concatenate(frames)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import base64, copy, dataclasses, html, json, time
 from pathlib import Path
+from typing import ClassVar
 import numpy as np
 import torch
 from fastcore.basics import patch
@@ -18,10 +19,11 @@ from ..rl.policy import DiffusionPolicy, evaluate_real, success_rates, save_poli
 from ..rl.grpo import real_starts, train_grpo
 from .rl import measure
 from ..wm.env import WorldModelEnv
+from ..config import from_mapping
 
 # %% auto #0
-__all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'SceneGroupEnv', 'frame_gap', 'expert_success', 'simgap_experiment', 'simgap_metrics',
-           'simgap_figure', 'simgap_section']
+__all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'KEY', 'STAGE', 'section', 'SceneGroupEnv', 'frame_gap', 'expert_success',
+           'simgap_experiment', 'simgap_metrics', 'simgap_figure', 'simgap_section', 'Params', 'run']
 
 # %% ../../nbs/85_studies.simgap.ipynb #00b5e1cb
 MISMATCHED = Scene(colors=('0.8 0.15 0.12', '0.15 0.65 0.25', '0.2 0.35 0.85'),   # same hues as the real blocks, duller shades
@@ -251,3 +253,86 @@ def simgap_section(m:dict,  # the content of metrics/tabletop.simgap.json
             f"and {m['base']['n_sim']} in the sim (Wilson 95 %).</p>"
             "<table><tr><th>policy</th><th>real success</th><th>mismatched-sim success</th><th>imagined (judge)</th><th>real − base (paired bootstrap)</th><th>RL s</th></tr>"
             + rows + '</table>' + _png(out/'figures'/'simgap.png') + '<p>The same layout, real (left) vs mismatched simulator (right):</p>' + _png(out/'figures'/'simgap_frames.png'))
+
+# %% ../../nbs/85_studies.simgap.ipynb #5b177f08
+KEY = 'simgap'               # the results' key: DIR/metrics/tabletop.simgap.json, `metrics['tabletop']['simgap']`
+STAGE = '75_simgap.ipynb'    # its stage notebook in nbs/stages/
+section = simgap_section     # the report's section, from the metrics `run` writes
+
+@dataclasses.dataclass
+class Params:
+    "The simgap study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
+    model:str = 'shipped'     # world model of the RL-in-world-model arm (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
+    judge:str = ''            # judge folder, the world-model arm's reward (path; '': the shipped data_samples/tabletop_judge)
+    base_policy:str = ''      # BC diffusion policy both arms start from (path; '': the shipped data_samples/rl_lift/base_policy)
+    families:list = dataclasses.field(default_factory=lambda: ['lift']) # task families trained and measured (list of family names)
+    rl_updates:int = 8        # GRPO updates in each world, updates (>= 1)
+    groups:int = 4            # start layouts per update, groups (>= 1)
+    group_size:int = 8        # rollouts per group G, rollouts (>= 2)
+    rl_steps:int = 40         # frames per training rollout, frames (>= 1)
+    n_starts:int = 32         # training layouts (seeds 50000 and up), layouts (>= 1)
+    n_real:int = 100          # real episodes per family and policy (seeds 90000 and up), episodes (>= 1)
+    n_sim:int = 100           # mismatched-simulator episodes per family and policy (same layouts), episodes (>= 1)
+    n_imagined:int = 0        # imagined rollouts per family and policy judged in the world model, rollouts (>= 0)
+    n_expert:int = 50         # scripted-expert episodes per family in each scene, episodes (>= 0)
+    n_frames:int = 50         # layouts whose first frames are compared real vs simulator, layouts (>= 2)
+    max_steps:int = 60        # real and simulator episode length, steps (>= 8)
+    seed:int = 0              # seeds RL and sampling (integer, no unit)
+    # profile -> the settings it changes (standard: the measured CPU run of data_samples/simgap, ~15 min on 2 cores)
+    PRESETS:ClassVar[dict] = dict(
+        smoke=dict(rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=1, n_real=2, n_sim=2, n_imagined=0, n_expert=1, n_frames=2, max_steps=8),
+        standard=dict(rl_updates=8, groups=4, group_size=8, rl_steps=40, n_starts=32, n_real=100, n_sim=100, n_imagined=0, n_expert=50, n_frames=50),
+        full=dict(rl_updates=32, groups=8, group_size=8, rl_steps=40, n_starts=64, n_real=200, n_sim=200, n_imagined=100, n_expert=100, n_frames=100))
+
+    def __post_init__(self):
+        if not isinstance(self.families, list) or not self.families or any(f not in TASK_FAMILIES for f in self.families):
+            raise ValueError(f"parameter families={self.families!r}: expected a non-empty list of {sorted(TASK_FAMILIES)}")
+        for k, lo in [('rl_updates', 1), ('groups', 1), ('group_size', 2), ('rl_steps', 1), ('n_starts', 1), ('n_real', 1), ('n_sim', 1),
+                      ('n_imagined', 0), ('n_expert', 0), ('n_frames', 2), ('max_steps', 8)]:
+            v = getattr(self, k)
+            if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+        if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
+
+    @classmethod
+    def preset(cls, name:str # a profile: 'smoke', 'standard' or 'full'
+              )->Params:
+        "The settings a profile runs with (the defaults, changed by `PRESETS[name]`)."
+        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r}; expected one of {sorted(cls.PRESETS)}")
+        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')
+
+# %% ../../nbs/85_studies.simgap.ipynb #0138f511
+def _load(p:Params, out:Path)->tuple: # (world model, judge, base policy, their paths as a dict)
+    "The world model, the judge and the base policy the settings name; FileNotFoundError naming the setting when one is missing."
+    import playworld
+    from playworld.assets import default_checkpoint, default_judge
+    from playworld.wm.model import load_world_model
+    from playworld.eval.judge import load_judge
+    from playworld.rl.policy import load_policy
+    mdir = default_checkpoint() if p.model == 'shipped' else out/'models'/p.model/'model'
+    if mdir is None or not (Path(mdir)/'config.json').exists():
+        raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
+                                f"(nbs/stages/20_train.ipynb), or model='shipped' for the checkpoint in data_samples/tabletop_wm")
+    bdir = Path(p.base_policy) if p.base_policy else Path(playworld.__file__).resolve().parent.parent/'data_samples'/'rl_lift'/'base_policy'
+    if not (bdir/'config.json').exists():
+        raise FileNotFoundError(f"base_policy={p.base_policy!r}: no policy at {bdir} (set it to a folder save_policy wrote, or '' for data_samples/rl_lift/base_policy)")
+    jp = p.judge or default_judge()
+    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    wm, jd, base = load_world_model(mdir).eval(), load_judge(jp), load_policy(bdir)
+    if base.config.size != wm.config.size: raise ValueError(f"parameter model={p.model!r}: its frames are {wm.config.size} px, the base policy's {base.config.size} px")
+    print(f"world model {mdir}; judge {jp}; base policy {bdir}")
+    return wm, jd, base, dict(model=str(mdir), judge=str(jp), base_policy=str(bdir))
+
+def run(p:Params,        # the settings
+        out:str|Path     # run folder DIR: reads DIR/models/<model>; writes DIR/simgap, DIR/figures/simgap*.png, DIR/metrics/tabletop.simgap.json
+       )->dict:          # the metrics, as written to DIR/metrics/tabletop.simgap.json
+    "The simgap study: the real-vs-simulator gap, GRPO in the mismatched simulator and in the world model, every policy measured in both scenes."
+    import shutil
+    out = Path(out); wm, jd, base, paths = _load(p, out)
+    grpo = dict(n_updates=p.rl_updates, groups_per_update=p.groups, G=p.group_size, steps=p.rl_steps)
+    res = simgap_experiment(base, wm, jd, out/'simgap', tuple(p.families), MISMATCHED, grpo, n_starts=p.n_starts, n_real=p.n_real, n_sim=p.n_sim,
+                            n_imagined=p.n_imagined, n_expert=p.n_expert, n_frames=p.n_frames, max_steps=p.max_steps, seed=p.seed)
+    m = simgap_metrics(res); m['config'] = m['config'] | paths
+    (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
+    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    simgap_figure(m, out/'figures'/'simgap.png'); shutil.copy(out/'simgap'/'frames.png', out/'figures'/'simgap_frames.png')
+    return m

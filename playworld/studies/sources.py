@@ -12,12 +12,13 @@ from tqdm.auto import tqdm
 from ..core import Episode, atomic_write
 from ..envs.tabletop import (TabletopEnv, BLOCKS, HAND_LO, HAND_HI, GRASP_Z, HALF, TABLE_Z, STEP_M, Scene)
 from ..play.collect import EventTracker, scene_ok, collect_play, collect_demos
+from ..data.events import Event, format_event
 from ..ui.teleop import MOVES, command_action
 
 # %% auto #0
-__all__ = ['PAD_DIRS', 'PRIMITIVES', 'SOURCE_NAMES', 'SOURCE_FNS', 'COVERAGE_KEYS', 'COLORS', 'pad_command', 'PadOperator',
-           'collect_human', 'collect_source', 'take_frames', 'coverage_curves', 'train_per_source', 'replay_by_source',
-           'coverage_figure', 'wm_figure', 'sources_section']
+__all__ = ['PAD_DIRS', 'PRIMITIVES', 'SOURCE_NAMES', 'SOURCE_FNS', 'COVERAGE_KEYS', 'COLORS', 'KEY', 'STAGE', 'section',
+           'PRESETS', 'pad_command', 'PadOperator', 'collect_human', 'collect_source', 'take_frames', 'coverage_curves',
+           'train_per_source', 'replay_by_source', 'coverage_figure', 'wm_figure', 'sources_section']
 
 # %% ../../nbs/83_studies.sources.ipynb #80abda83
 PAD_DIRS = {v[:2]: k for k, v in MOVES.items() if v[2] == 0 and v[:2] != (0, 0)}   # (sx, sy) signs -> planar pad command
@@ -151,7 +152,7 @@ def collect_human(n_episodes:int,              # number of episodes (fixed-lengt
         t, ok = _relabel(env, tasks0, done0, op.log, rng)
         actions.append(np.r_[0., 0., 0., 1. if op.grip else -1.].astype(np.float32))
         eps.append(Episode(np.stack(frames), np.stack(actions), np.stack(states), t.instruction, t.family, 'human', op.policy_id,
-                           ok, env.fps, tr.events + ['success' if ok else 'timeout']))
+                           ok, env.fps, tr.events + [format_event(Event(None, 'success' if ok else 'timeout'))]))
     env.close()
     return eps
 
@@ -363,3 +364,42 @@ def sources_section(m:dict,   # content of tabletop.sources.json
             f"{c['train_budget']} frames of each source, replayed open-loop on {c['heldout_episodes']} held-out episodes per source "
             f"(95 % bootstrap CIs over episodes).</p>{cov}{_img(out/'figures'/'sources_coverage.png')}"
             f"<table>{head}{wrows}</table>{_img(out/'figures'/'sources_wm.png')}")
+
+# %% ../../nbs/83_studies.sources.ipynb #e423f8ad
+KEY = 'sources'               # the results' key: DIR/metrics/tabletop.sources.json, `metrics['tabletop']['sources']`
+STAGE = '65_sources.ipynb'    # its stage notebook in nbs/stages/
+section = sources_section     # the report's section, from the metrics `run` writes
+# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
+PRESETS = dict(
+    smoke={'model': 'scratch',
+        'scale_budgets': [100, 200],
+        'train_budget': 200,
+        'steps': 2,
+        'batch_size': 2,
+        'scratch_channels': [16, 32],
+        'heldout_episodes': 1,
+        'horizons': [1, 2],
+        'headline_horizon': 2,
+        'replay_stride': 16,
+        'max_steps': 40},
+    standard={'model': 'tabletop',
+        'scale_budgets': [1000, 2000, 4000, 8000],
+        'train_budget': 4000,
+        'steps': 150,
+        'batch_size': 16,
+        'heldout_episodes': 4,
+        'horizons': [1, 4, 8, 16],
+        'headline_horizon': 8,
+        'replay_stride': 8,
+        'policy_episodes': 0},
+    full={'model': 'scratch',
+        'scratch_channels': [32, 64, 64, 128],
+        'scale_budgets': [2000, 4000, 8000, 16000, 32000],
+        'train_budget': 16000,
+        'steps': 4000,
+        'batch_size': 64,
+        'heldout_episodes': 20,
+        'horizons': [1, 4, 8, 16],
+        'headline_horizon': 8,
+        'replay_stride': 8,
+        'policy_episodes': 10})

@@ -18,9 +18,9 @@ from .rl import paired_starts, imagined_success
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
-__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'default_policy', 'check_fresh_layouts', 'real_in_layout',
-           'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize', 'ttrl_experiment', 'ttrl_figure', 'ttrl_section',
-           'run_ttrl', 'add_ttrl_parser']
+__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'KEY', 'STAGE', 'section', 'PRESETS', 'default_policy',
+           'check_fresh_layouts', 'real_in_layout', 'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize',
+           'ttrl_experiment', 'ttrl_figure', 'ttrl_section', 'run_ttrl']
 
 # %% ../../nbs/84_studies.testtime.ipynb #52850b5c
 USED_LAYOUT_SEEDS = {   # use -> (first, last) layout seed, inclusive
@@ -294,26 +294,26 @@ def run_ttrl(out,                      # output folder (ttrl.json, strips, ttrl.
     ttrl_figure(res, Path(out)/'ttrl.png')
     return res
 
-def _cmd_ttrl(a):
-    rl = dict(n_updates=a.updates, groups=a.groups, G=a.G, steps=a.steps) | (dict(lr=a.lr) if a.lr else {})
-    res = run_ttrl(a.out, a.checkpoint, a.judge, a.policy, a.layouts, a.first_layout, family=a.family, method=a.method, rl=rl,
-                   n_real=a.n_real, n_imagined=a.n_imagined, control=not a.no_control, max_steps=a.max_steps, seed=a.seed, log=None if a.quiet else print)
-    print(json.dumps(dict(layouts=res['config']['layouts'], real={k: v['rate'] for k, v in res['pooled']['real'].items()},
-                          change={k: v for k, v in res['pooled']['change'].items()})))
-
-def add_ttrl_parser(sub): # the `add_subparsers()` object of the playworld parser
-    "Add `ttrl`: test-time RL from the first frame of fresh layouts, real success before/after (--out DIR [...])."
-    c = sub.add_parser('ttrl', help='test-time RL from one frame: adapt the policy in the world model per fresh layout, measure real success before/after')
-    c.add_argument('--out', required=True, help='output folder (ttrl.json, ttrl.png, strips)')
-    c.add_argument('--checkpoint', default='shipped', help="world-model folder, or 'shipped'")
-    c.add_argument('--judge', default='', help="judge folder or 'module:function' (default: the shipped judge)")
-    c.add_argument('--policy', default='', help='BC diffusion-policy folder (default: data_samples/rl_lift/base_policy)')
-    c.add_argument('--layouts', type=int, default=4, help='fresh layouts'); c.add_argument('--first-layout', type=int, default=FIRST_LAYOUT)
-    c.add_argument('--family', default='lift', choices=list(TASK_FAMILIES)); c.add_argument('--method', default='dsrl', choices=['dsrl', 'grpo'])
-    c.add_argument('--updates', type=int, default=5); c.add_argument('--groups', type=int, default=1); c.add_argument('--G', type=int, default=8)
-    c.add_argument('--steps', type=int, default=40, help='imagined frames per training rollout'); c.add_argument('--lr', type=float)
-    c.add_argument('--n-real', type=int, default=30); c.add_argument('--n-imagined', type=int, default=8)
-    c.add_argument('--no-control', action='store_true', help='skip the reward-shuffled control')
-    c.add_argument('--max-steps', type=int, default=60); c.add_argument('--seed', type=int, default=0); c.add_argument('--quiet', action='store_true')
-    c.set_defaults(func=_cmd_ttrl)
-    return c
+# %% ../../nbs/84_studies.testtime.ipynb #a80402bd
+KEY = 'ttrl'               # the results' key: DIR/metrics/tabletop.ttrl.json, `metrics['tabletop']['ttrl']`
+STAGE = '70_ttrl.ipynb'    # its stage notebook in nbs/stages/
+section = ttrl_section     # the report's section, from the metrics `run` writes
+# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
+PRESETS = dict(
+    smoke={'model': 'shipped',
+        'n_layouts': 1,
+        'updates': 1,
+        'group_size': 2,
+        'rl_steps': 8,
+        'n_real': 2,
+        'n_imagined': 2,
+        'max_steps': 16},
+    standard={'model': 'shipped',
+        'n_layouts': 4,
+        'updates': 5,
+        'groups': 1,
+        'group_size': 8,
+        'rl_steps': 40,
+        'n_real': 30,
+        'n_imagined': 8},
+    full={'n_layouts': 20, 'updates': 16, 'groups': 2, 'group_size': 16, 'rl_steps': 40, 'n_real': 100, 'n_imagined': 32})

@@ -17,9 +17,9 @@ from ..eval.metrics import METRICS, policy_bootstrap
 from ..eval.policy import real_rollouts, run_imagined, judge_rollouts
 
 # %% auto #0
-__all__ = ['SEED_STEP', 'KIND_LABELS', 'sample_seeds', 'spread', 'variance_components', 'train_seed_models', 'variability_eval',
-           'variability_metrics', 'seed_scatter_figure', 'seed_metric_figure', 'save_variability_png',
-           'variability_section']
+__all__ = ['SEED_STEP', 'KIND_LABELS', 'KEY', 'STAGE', 'section', 'PRESETS', 'sample_seeds', 'spread', 'variance_components',
+           'train_seed_models', 'variability_eval', 'variability_metrics', 'seed_scatter_figure', 'seed_metric_figure',
+           'save_variability_png', 'variability_section']
 
 # %% ../../nbs/86_studies.variability.ipynb #2e2b06ba
 SEED_STEP = 1_000_003   # distance between sampling seeds: pass k samples batch b with seed + k·SEED_STEP + b·batch_size
@@ -279,3 +279,43 @@ def variability_section(m:dict, # content of `tabletop.variability.json` (`varia
     if png.exists(): h.append(f'<img alt="variability" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(png.read_bytes()).decode()}">')
     h += [fig(seed_scatter_figure(m)), fig(seed_metric_figure(m))]
     return '\n'.join(h)
+
+# %% ../../nbs/86_studies.variability.ipynb #13e6800f
+KEY = 'variability'               # the results' key: DIR/metrics/tabletop.variability.json, `metrics['tabletop']['variability']`
+STAGE = '80_variability.ipynb'    # its stage notebook in nbs/stages/
+section = variability_section     # the report's section, from the metrics `run` writes
+# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
+PRESETS = dict(
+    smoke={'model': 'shipped',
+        'policies': ['expert-v0', 'random-v0'],
+        'n_episodes': 1,
+        'steps': 8,
+        'sample_seeds': 2,
+        'train_seeds': 2,
+        'train_sample_seeds': 1,
+        'train_steps': 1,
+        'train_batch_size': 2,
+        'n_resamples': 100},
+    standard={'policies': ['expert-v0', 'ou0.5-v0', 'release0.5-v0', 'mixed-v0', 'offset3cm-v0', 'ou1-v0', 'wrong0.9-v0',
+                     'random-v0'],
+        'n_episodes': 6,
+        'steps': 60,
+        'sample_seeds': 3,
+        'train_seeds': 3,
+        'train_sample_seeds': 2,
+        'train_steps': 100,
+        'train_batch_size': 16,
+        'train_lr': 0.001,
+        'init': 'base',
+        'batch_size': 48},
+    full={'policies': [],
+        'n_episodes': 30,
+        'steps': 60,
+        'sample_seeds': 5,
+        'train_seeds': 5,
+        'train_sample_seeds': 3,
+        'train_steps': 20000,
+        'train_batch_size': 32,
+        'init': 'scratch',
+        'batch_size': 128,
+        'n_resamples': 2000})

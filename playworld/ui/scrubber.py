@@ -105,131 +105,123 @@ class Scrubber:
         self._build_widgets()
         self.load(episode)
 
-# %% ../../nbs/70_ui.scrubber.ipynb #91dfa973
-def _load(self:Scrubber, episode:Episode|int # an `Episode`, or an index into the store
-         ):
-    "Show an episode: replay it in each model (unless predictions were given), compute metrics and the judge's verdict; ValueError/IndexError on a bad episode."
-    if isinstance(episode, (int, np.integer)):
-        if self.store is None: raise ValueError(f"episode {episode!r} is an index but the scrubber has no store")
-        if not 0 <= episode < len(self.store): raise IndexError(f"episode index {episode} out of range: the store {self.store.root} has {len(self.store)}")
-        self.episode_index, ep = int(episode), self.store.load(int(episode))
-    else: self.episode_index, ep = None, episode
-    if self._predicted is not None:
-        if self.episode_index is not None and getattr(self, 'episode', None) is not None:
-            raise ValueError("this scrubber scrubs the precomputed predictions it was given; make a new Scrubber for another episode")
-        preds = [np.asarray(p) for p in self._predicted]
-    else: preds = [replay_episode(m, ep, self.seed) for m in self.models]
-    for p in preds:
-        if p.shape != ep.frames.shape: raise ValueError(f"a prediction has shape {p.shape}; the episode's frames are {ep.frames.shape}")
-    self.episode, self.preds = ep, preds
-    self.n_ctx = self._n_ctx if self._n_ctx is not None else (self.models[0].config.n_ctx if self.models else 0)
-    self.metrics = [frame_metrics(ep.frames, p, self.n_ctx) for p in preds]
-    if self.judge is None: self.verdict = None
-    else:
-        v = np.asarray(self.judge(np.stack([ep.frames, *preds]), ep.instruction), bool)
-        self.verdict = dict(zip(['real', *self.names], v.tolist()))
-    self._refresh_episode()
-    self.set_frame(0)
-Scrubber.load = _load
+    def load(self, episode:Episode|int # an `Episode`, or an index into the store
+             ):
+        "Show an episode: replay it in each model (unless predictions were given), compute metrics and the judge's verdict; ValueError/IndexError on a bad episode."
+        if isinstance(episode, (int, np.integer)):
+            if self.store is None: raise ValueError(f"episode {episode!r} is an index but the scrubber has no store")
+            if not 0 <= episode < len(self.store): raise IndexError(f"episode index {episode} out of range: the store {self.store.root} has {len(self.store)}")
+            self.episode_index, ep = int(episode), self.store.load(int(episode))
+        else: self.episode_index, ep = None, episode
+        if self._predicted is not None:
+            if self.episode_index is not None and getattr(self, 'episode', None) is not None:
+                raise ValueError("this scrubber scrubs the precomputed predictions it was given; make a new Scrubber for another episode")
+            preds = [np.asarray(p) for p in self._predicted]
+        else: preds = [replay_episode(m, ep, self.seed) for m in self.models]
+        for p in preds:
+            if p.shape != ep.frames.shape: raise ValueError(f"a prediction has shape {p.shape}; the episode's frames are {ep.frames.shape}")
+        self.episode, self.preds = ep, preds
+        self.n_ctx = self._n_ctx if self._n_ctx is not None else (self.models[0].config.n_ctx if self.models else 0)
+        self.metrics = [frame_metrics(ep.frames, p, self.n_ctx) for p in preds]
+        if self.judge is None: self.verdict = None
+        else:
+            v = np.asarray(self.judge(np.stack([ep.frames, *preds]), ep.instruction), bool)
+            self.verdict = dict(zip(['real', *self.names], v.tolist()))
+        self._refresh_episode()
+        self.set_frame(0)
 
-# %% ../../nbs/70_ui.scrubber.ipynb #2c326192
-def _set_frame(self:Scrubber, t:int # frame index, 0 <= t < T
-              ):
-    "Show frame t (moves the slider, the curve's marker and the image); IndexError when out of range."
-    T = len(self.episode)
-    if not 0 <= int(t) < T: raise IndexError(f"frame {t} out of range: the episode has {T} frames (0..{T-1})")
-    self._t = int(t)
-    if self.slider.value != self._t: self.slider.value = self._t     # its observer sees _t unchanged: no second call
-    self.image.value = self.image_value
-    m = self.metrics[0]['psnr'][self._t] if self.metrics else np.nan
-    with self.fig.batch_update():
-        self.fig.layout.shapes[0].x0 = self.fig.layout.shapes[0].x1 = self._t
-        for i, mm in enumerate(self.metrics):
-            self.fig.data[2 * len(self.metrics) + i].x = [self._t]
-            self.fig.data[2 * len(self.metrics) + i].y = [None if np.isnan(mm['psnr'][self._t]) else mm['psnr'][self._t]]
-    self.frame_label.value = self.frame_text()
+    def set_frame(self, t:int # frame index, 0 <= t < T
+                  ):
+        "Show frame t (moves the slider, the curve's marker and the image); IndexError when out of range."
+        T = len(self.episode)
+        if not 0 <= int(t) < T: raise IndexError(f"frame {t} out of range: the episode has {T} frames (0..{T-1})")
+        self._t = int(t)
+        if self.slider.value != self._t: self.slider.value = self._t     # its observer sees _t unchanged: no second call
+        self.image.value = self.image_value
+        m = self.metrics[0]['psnr'][self._t] if self.metrics else np.nan
+        with self.fig.batch_update():
+            self.fig.layout.shapes[0].x0 = self.fig.layout.shapes[0].x1 = self._t
+            for i, mm in enumerate(self.metrics):
+                self.fig.data[2 * len(self.metrics) + i].x = [self._t]
+                self.fig.data[2 * len(self.metrics) + i].y = [None if np.isnan(mm['psnr'][self._t]) else mm['psnr'][self._t]]
+        self.frame_label.value = self.frame_text()
 
-@property
-def _frame_index(self:Scrubber)->int: return self._t
+    @property
+    def frame_index(self)->int: return self._t
 
-def _panels(self:Scrubber, t:int)->tuple:
-    real = self.episode.frames[t]
-    panels, labels = [real], ['real']
-    panels += [p[t] for p in self.preds]; labels += list(self.names)
-    panels += [heatmap(real, p[t]) for p in self.preds]; labels += [f'|err| {n}' for n in self.names]
-    return panels, labels
+    def _panels(self, t:int)->tuple:
+        real = self.episode.frames[t]
+        panels, labels = [real], ['real']
+        panels += [p[t] for p in self.preds]; labels += list(self.names)
+        panels += [heatmap(real, p[t]) for p in self.preds]; labels += [f'|err| {n}' for n in self.names]
+        return panels, labels
 
-def _image_array(self:Scrubber, t:int|None=None)->np.ndarray: # (14 + 4H, P*(4W+4) - 4, 3) uint8 composite of frame t
-    return composite(*self._panels(self._t if t is None else t), scale=self.scale)
+    def image_array(self, t:int|None=None)->np.ndarray: # (14 + 4H, P*(4W+4) - 4, 3) uint8 composite of frame t
+        return composite(*self._panels(self._t if t is None else t), scale=self.scale)
 
-@property
-def _image_value(self:Scrubber)->bytes: # PNG bytes of the composite shown now
-    buf = io.BytesIO(); Image.fromarray(self.image_array()).save(buf, format='PNG'); return buf.getvalue()
+    @property
+    def image_value(self)->bytes: # PNG bytes of the composite shown now
+        buf = io.BytesIO(); Image.fromarray(self.image_array()).save(buf, format='PNG'); return buf.getvalue()
 
-Scrubber.set_frame, Scrubber.frame_index, Scrubber.image_array, Scrubber.image_value = _set_frame, _frame_index, _image_array, _image_value
-Scrubber._panels = _panels
+    def _build_widgets(self):
+        self.slider = widgets.IntSlider(0, 0, 1, description='frame', continuous_update=True, layout=widgets.Layout(width='420px'))
+        self.play = widgets.Play(value=0, min=0, max=1, step=1, interval=100, description='play')
+        widgets.jslink((self.play, 'value'), (self.slider, 'value'))
+        self.image = widgets.Image(format='png')
+        self.frame_label = widgets.Label()
+        self.info = widgets.HTML()
+        self.fig = go.FigureWidget(layout=dict(height=260, width=560, margin=dict(l=50, r=50, t=30, b=40),
+                                               xaxis_title='frame', yaxis=dict(title='PSNR (dB)'),
+                                               yaxis2=dict(title='SSIM', overlaying='y', side='right', range=[0, 1], tickmode='linear', tick0=0, dtick=0.2, showgrid=False),
+                                               legend=dict(orientation='h', y=1.15)))
+        self.picker = None
+        if self.store is not None and self._predicted is None:
+            opts = [(f"{i}: {m.get('instruction', '')} ({'success' if m.get('success') else 'failure'})", i) for i, m in enumerate(self.store.meta)]
+            self.picker = widgets.Dropdown(options=opts, value=None, description='episode', layout=widgets.Layout(width='420px'))
+            self.picker.observe(lambda ch: None if self._quiet or ch['new'] is None else self.load(ch['new']), names='value')
+        self._quiet = False   # True while the code itself moves the widgets
+        self.slider.observe(lambda ch: None if self._quiet or ch['new'] == self._t else self.set_frame(ch['new']), names='value')
 
-# %% ../../nbs/70_ui.scrubber.ipynb #f00de728
-def _build_widgets(self:Scrubber):
-    self.slider = widgets.IntSlider(0, 0, 1, description='frame', continuous_update=True, layout=widgets.Layout(width='420px'))
-    self.play = widgets.Play(value=0, min=0, max=1, step=1, interval=100, description='play')
-    widgets.jslink((self.play, 'value'), (self.slider, 'value'))
-    self.image = widgets.Image(format='png')
-    self.frame_label = widgets.Label()
-    self.info = widgets.HTML()
-    self.fig = go.FigureWidget(layout=dict(height=260, width=560, margin=dict(l=50, r=50, t=30, b=40),
-                                           xaxis_title='frame', yaxis=dict(title='PSNR (dB)'),
-                                           yaxis2=dict(title='SSIM', overlaying='y', side='right', range=[0, 1], tickmode='linear', tick0=0, dtick=0.2, showgrid=False),
-                                           legend=dict(orientation='h', y=1.15)))
-    self.picker = None
-    if self.store is not None and self._predicted is None:
-        opts = [(f"{i}: {m.get('instruction', '')} ({'success' if m.get('success') else 'failure'})", i) for i, m in enumerate(self.store.meta)]
-        self.picker = widgets.Dropdown(options=opts, value=None, description='episode', layout=widgets.Layout(width='420px'))
-        self.picker.observe(lambda ch: None if self._quiet or ch['new'] is None else self.load(ch['new']), names='value')
-    self._quiet = False   # True while the code itself moves the widgets
-    self.slider.observe(lambda ch: None if self._quiet or ch['new'] == self._t else self.set_frame(ch['new']), names='value')
+    def _refresh_episode(self):
+        "Point the widgets at a newly loaded episode."
+        ep, T = self.episode, len(self.episode)
+        self._quiet = True
+        try:
+            self.slider.value = self.play.value = 0; self.slider.max = self.play.max = T - 1
+            self.play.interval = int(round(1000 / ep.fps))
+            if self.picker is not None: self.picker.value = self.episode_index
+        finally: self._quiet = False
+        self._t = None
+        x = np.arange(T)
+        with self.fig.batch_update():
+            self.fig.data = []
+            for n, m in zip(self.names, self.metrics):
+                self.fig.add_scatter(x=x, y=m['psnr'], name=f'PSNR {n}', mode='lines')
+            for n, m in zip(self.names, self.metrics):
+                self.fig.add_scatter(x=x, y=m['ssim'], name=f'SSIM {n}', mode='lines', line=dict(dash='dot'), yaxis='y2')
+            for n in self.names: self.fig.add_scatter(x=[0], y=[None], mode='markers', marker=dict(size=10, color='black'), showlegend=False)
+            self.fig.layout.shapes = [dict(type='line', x0=0, x1=0, yref='paper', y0=0, y1=1, line=dict(color='black', width=1))]
+        self.info.value = self.info_html()
 
-def _refresh_episode(self:Scrubber):
-    "Point the widgets at a newly loaded episode."
-    ep, T = self.episode, len(self.episode)
-    self._quiet = True
-    try:
-        self.slider.value = self.play.value = 0; self.slider.max = self.play.max = T - 1
-        self.play.interval = int(round(1000 / ep.fps))
-        if self.picker is not None: self.picker.value = self.episode_index
-    finally: self._quiet = False
-    self._t = None
-    x = np.arange(T)
-    with self.fig.batch_update():
-        self.fig.data = []
-        for n, m in zip(self.names, self.metrics):
-            self.fig.add_scatter(x=x, y=m['psnr'], name=f'PSNR {n}', mode='lines')
-        for n, m in zip(self.names, self.metrics):
-            self.fig.add_scatter(x=x, y=m['ssim'], name=f'SSIM {n}', mode='lines', line=dict(dash='dot'), yaxis='y2')
-        for n in self.names: self.fig.add_scatter(x=[0], y=[None], mode='markers', marker=dict(size=10, color='black'), showlegend=False)
-        self.fig.layout.shapes = [dict(type='line', x0=0, x1=0, yref='paper', y0=0, y1=1, line=dict(color='black', width=1))]
-    self.info.value = self.info_html()
+    def info_html(self)->str:
+        "Instruction, events, success and the judge's verdict as HTML."
+        ep = self.episode
+        if self.verdict is None: v = 'no judge'
+        else: v = ', '.join(f"{k}: {'success' if ok else 'failure'}" for k, ok in self.verdict.items())
+        ev = ', '.join(ep.events) if ep.events else 'none'
+        return (f"<b>instruction:</b> {ep.instruction or '(none)'} &nbsp; <b>source:</b> {ep.source} &nbsp; "
+                f"<b>success (simulator):</b> {ep.success}<br><b>events:</b> {ev}<br><b>judge:</b> {v}")
 
-def _info_html(self:Scrubber)->str:
-    "Instruction, events, success and the judge's verdict as HTML."
-    ep = self.episode
-    if self.verdict is None: v = 'no judge'
-    else: v = ', '.join(f"{k}: {'success' if ok else 'failure'}" for k, ok in self.verdict.items())
-    ev = ', '.join(ep.events) if ep.events else 'none'
-    return (f"<b>instruction:</b> {ep.instruction or '(none)'} &nbsp; <b>source:</b> {ep.source} &nbsp; "
-            f"<b>success (simulator):</b> {ep.success}<br><b>events:</b> {ev}<br><b>judge:</b> {v}")
+    def frame_text(self)->str:
+        "'frame t/T-1 (s)' plus each model's PSNR/SSIM at the current frame."
+        t = self._t; s = f"frame {t}/{len(self.episode) - 1} ({t / self.episode.fps:.2f} s)"
+        if t < self.n_ctx: return s + ' — context (real)'
+        return s + ''.join(f" — {n}: {m['psnr'][t]:.1f} dB, SSIM {m['ssim'][t]:.3f}" for n, m in zip(self.names, self.metrics))
 
-def _frame_text(self:Scrubber)->str:
-    "'frame t/T-1 (s)' plus each model's PSNR/SSIM at the current frame."
-    t = self._t; s = f"frame {t}/{len(self.episode) - 1} ({t / self.episode.fps:.2f} s)"
-    if t < self.n_ctx: return s + ' — context (real)'
-    return s + ''.join(f" — {n}: {m['psnr'][t]:.1f} dB, SSIM {m['ssim'][t]:.3f}" for n, m in zip(self.names, self.metrics))
+    def widget(self)->widgets.VBox:
+        "The whole scrubber as one ipywidgets box."
+        top = [self.picker] if self.picker is not None else []
+        return widgets.VBox(top + [widgets.HBox([self.play, self.slider, self.frame_label], layout=widgets.Layout(flex_flow='row wrap')), self.image, self.info, self.fig])
 
-def _widget(self:Scrubber)->widgets.VBox:
-    "The whole scrubber as one ipywidgets box."
-    top = [self.picker] if self.picker is not None else []
-    return widgets.VBox(top + [widgets.HBox([self.play, self.slider, self.frame_label], layout=widgets.Layout(flex_flow='row wrap')), self.image, self.info, self.fig])
+    def _ipython_display_(self): return __import__('IPython.display', fromlist=['display']).display(self.widget())
 
-Scrubber._build_widgets, Scrubber._refresh_episode, Scrubber.info_html, Scrubber.frame_text = _build_widgets, _refresh_episode, _info_html, _frame_text
-Scrubber.widget = _widget
-Scrubber._ipython_display_ = lambda self: __import__('IPython.display', fromlist=['display']).display(self.widget())

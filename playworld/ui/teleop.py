@@ -5,7 +5,7 @@ undo, compare with the real simulator side by side, save the imagined episode to
 
 # %% ../../nbs/71_ui.teleop.ipynb #8f824d6c
 from __future__ import annotations
-import os, time, uuid, json, warnings, ipaddress, threading
+import os, time, uuid, warnings, ipaddress, threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,13 +19,11 @@ from ..wm.env import WorldModelEnv
 from ..wm.model import ActionVideoDenoiser, load_world_model
 from ..assets import default_checkpoint
 
-os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'        # before gradio is imported (lazily, in `build_app`)
-for _k, _v in dict(HF_HUB_OFFLINE='1', HF_HUB_DISABLE_TELEMETRY='1').items(): os.environ.setdefault(_k, _v)
+from ..core import offline_env
 
 # %% auto #0
-__all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DIRS', 'safe_path', 'command_action', 'on_sim_thread',
-           'PadMap', 'TeleopSession', 'build_app', 'launch', 'add_teleop_parser', 'load_clients', 'bench_teleop',
-           'add_bench_teleop_parser']
+__all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DIRS', 'safe_path', 'command_action', 'sim_pool',
+           'on_sim_thread', 'PadMap', 'TeleopSession', 'build_app', 'launch', 'load_clients', 'bench_teleop']
 
 # %% ../../nbs/71_ui.teleop.ipynb #ed5d55b0
 def safe_path(root:str|Path, # the configured data folder
@@ -61,11 +59,18 @@ def command_action(cmd:str,        # one of `COMMANDS` ('grip' moves nothing; th
     return np.array([*(float(speed) * np.array(d)), 1.0 if grip else -1.0], np.float32)
 
 # %% ../../nbs/71_ui.teleop.ipynb #c06e89b5
-_SIM = ThreadPoolExecutor(1, thread_name_prefix='playworld-sim')
+_SIM, _SIM_LOCK = None, threading.Lock()
+
+def sim_pool()->ThreadPoolExecutor:
+    "The app's one simulator thread (a MuJoCo renderer is bound to the thread that made it), created on first use, never at import."
+    global _SIM
+    with _SIM_LOCK:
+        if _SIM is None: _SIM = ThreadPoolExecutor(1, thread_name_prefix='playworld-sim')
+    return _SIM
 
 def on_sim_thread(fn, *args, **kw):
     "Run `fn(*args, **kw)` on the app's one simulator thread and return its result (exceptions re-raised here)."
-    return _SIM.submit(fn, *args, **kw).result()
+    return sim_pool().submit(fn, *args, **kw).result()
 
 # %% ../../nbs/71_ui.teleop.ipynb #726e0e46
 HOLD_OPEN = np.array([0, 0, 0, -1], np.float32)   # stay still, gripper open
@@ -108,146 +113,146 @@ class TeleopSession:
         self.real, self.source, self.latency_ms = None, None, []
         self.pad = PadMap.from_store(self.wm.action_dim, heldout)   # pad -> the model's action (identity for 4-d)
 
-def _start(self:TeleopSession, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
-           episode:int=0,       # episode index for 'episode'
-           seed:int=0,          # scene seed for 'scene'
-           image:np.ndarray|None=None, # (H, W, 3) uint8 picture for 'image' (any size: resized)
-           instruction:str='',  # instruction ('' : the scene's / episode's own)
-           store:str='',        # for 'episode': a store inside the data folder ('' : the held-out episodes)
-          )->TeleopSession:
-    "(Re)start from real context frames; ValueError/FileNotFoundError/IndexError naming the bad input."
-    n, S = self.n_ctx, self.size; past = np.tile(self.pad(HOLD_OPEN), (n - 1, 1))
-    if source == 'scene':
-        if self.wm.action_dim != 4: raise ValueError(f"the 'scene' start is the tabletop (4-d actions); this model takes {self.wm.action_dim}-d actions: start from an episode or an image")
-        def make():
-            env = TabletopEnv(size=S, seed=int(seed), max_steps=10**9)
-            obs, info = env.reset(seed=int(seed), options={'instruction': instruction} if instruction else None)
-            fr = [obs['image']] + [env.step(HOLD_OPEN)[0]['image'] for _ in range(n - 1)]
-            return env, np.stack(fr), info['instruction']
-        if S != 64: raise ValueError(f"the 'scene' start renders the tabletop at 64 px; this model is {S} px")
-        self.close(); self.real, ctx, instruction = on_sim_thread(make)
-        self.real_frames, self.real_events = [ctx[-1]], []
-    elif source == 'episode':
-        root = safe_path(self.data_root, store) if store else self.heldout
-        if root is None: raise FileNotFoundError("no held-out episode store configured: name a store in the data folder")
-        st = EpisodeStore(root)
-        if not 0 <= int(episode) < len(st): raise IndexError(f"episode {episode} out of range: {root} has {len(st)} episodes (0..{len(st)-1})")
-        ep = st.load(int(episode))
-        if len(ep) < n or ep.frames.shape[1:3] != (S, S): raise ValueError(f"episode {episode} of {root} has {len(ep)} frames of {ep.frames.shape[1:3]}; need >= {n} of ({S}, {S})")
-        ctx, past, instruction = ep.frames[:n], ep.actions[:n - 1], instruction or ep.instruction
-        self.close()
-    elif source == 'image':
-        if image is None: raise ValueError("source 'image' needs an uploaded picture")
-        im = np.asarray(image)
-        if im.ndim != 3 or im.shape[-1] not in (3, 4): raise ValueError(f"image must be (H, W, 3) RGB, got shape {im.shape}")
-        im = np.asarray(Image.fromarray(im[..., :3].astype(np.uint8)).resize((S, S), Image.BILINEAR))
-        ctx = np.repeat(im[None], n, 0); self.close()
-    else: raise ValueError(f"unknown start {source!r}; expected 'scene', 'episode' or 'image'")
-    self.source, self.seed, self.instruction = source, int(seed), instruction
-    self.wm.reset(options=dict(context=ctx, actions=past, instruction=instruction))
-    self.frames, self.actions = list(ctx), list(past)                   # the imagined episode so far
-    self.grip, self.last_cmd, self.history, self.latency_ms = False, 'stay', deque(maxlen=self.max_undo), []
-    self._start_state = (self.wm._ctx.clone(), self.wm._acts.clone(), self.wm._gen.get_state())
-    return self
-TeleopSession.start = _start
+    def start(self, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
+               episode:int=0,       # episode index for 'episode'
+               seed:int=0,          # scene seed for 'scene'
+               image:np.ndarray|None=None, # (H, W, 3) uint8 picture for 'image' (any size: resized)
+               instruction:str='',  # instruction ('' : the scene's / episode's own)
+               store:str='',        # for 'episode': a store inside the data folder ('' : the held-out episodes)
+              )->TeleopSession:
+        "(Re)start from real context frames; ValueError/FileNotFoundError/IndexError naming the bad input."
+        n, S = self.n_ctx, self.size; past = np.tile(self.pad(HOLD_OPEN), (n - 1, 1))
+        if source == 'scene':
+            if self.wm.action_dim != 4: raise ValueError(f"the 'scene' start is the tabletop (4-d actions); this model takes {self.wm.action_dim}-d actions: start from an episode or an image")
+            def make():
+                env = TabletopEnv(size=S, seed=int(seed), max_steps=10**9)
+                obs, info = env.reset(seed=int(seed), options={'instruction': instruction} if instruction else None)
+                fr = [obs['image']] + [env.step(HOLD_OPEN)[0]['image'] for _ in range(n - 1)]
+                return env, np.stack(fr), info['instruction']
+            if S != 64: raise ValueError(f"the 'scene' start renders the tabletop at 64 px; this model is {S} px")
+            self.close(); self.real, ctx, instruction = on_sim_thread(make)
+            self.real_frames, self.real_events = [ctx[-1]], []
+        elif source == 'episode':
+            root = safe_path(self.data_root, store) if store else self.heldout
+            if root is None: raise FileNotFoundError("no held-out episode store configured: name a store in the data folder")
+            st = EpisodeStore(root)
+            if not 0 <= int(episode) < len(st): raise IndexError(f"episode {episode} out of range: {root} has {len(st)} episodes (0..{len(st)-1})")
+            ep = st.load(int(episode))
+            if len(ep) < n or ep.frames.shape[1:3] != (S, S): raise ValueError(f"episode {episode} of {root} has {len(ep)} frames of {ep.frames.shape[1:3]}; need >= {n} of ({S}, {S})")
+            ctx, past, instruction = ep.frames[:n], ep.actions[:n - 1], instruction or ep.instruction
+            self.close()
+        elif source == 'image':
+            if image is None: raise ValueError("source 'image' needs an uploaded picture")
+            im = np.asarray(image)
+            if im.ndim != 3 or im.shape[-1] not in (3, 4): raise ValueError(f"image must be (H, W, 3) RGB, got shape {im.shape}")
+            im = np.asarray(Image.fromarray(im[..., :3].astype(np.uint8)).resize((S, S), Image.BILINEAR))
+            ctx = np.repeat(im[None], n, 0); self.close()
+        else: raise ValueError(f"unknown start {source!r}; expected 'scene', 'episode' or 'image'")
+        self.source, self.seed, self.instruction = source, int(seed), instruction
+        self.wm.reset(options=dict(context=ctx, actions=past, instruction=instruction))
+        self.frames, self.actions = list(ctx), list(past)                   # the imagined episode so far
+        self.grip, self.last_cmd, self.history, self.latency_ms = False, 'stay', deque(maxlen=self.max_undo), []
+        self._start_state = (self.wm._ctx.clone(), self.wm._acts.clone(), self.wm._gen.get_state())
+        return self
 
-# %% ../../nbs/71_ui.teleop.ipynb #71217d1e
-def _snapshot(self:TeleopSession)->tuple:
-    "What one step overwrites: the context frame and action that slide out of the window, the noise state, counters."
-    w = self.wm
-    return (w._ctx[:, :1].clone(), w._acts[:, :1].clone(), w._gen.get_state(), w.t, len(w.frames), self.grip, self.last_cmd)
+    def _snapshot(self)->tuple:
+        "What one step overwrites: the context frame and action that slide out of the window, the noise state, counters."
+        w = self.wm
+        return (w._ctx[:, :1].clone(), w._acts[:, :1].clone(), w._gen.get_state(), w.t, len(w.frames), self.grip, self.last_cmd)
 
-def _step(self:TeleopSession, cmd:str, # one of `COMMANDS`
-          speed:float=1.0,             # fraction of full deflection, (0, 1]
-         )->np.ndarray:                # (H, W, 3) uint8 the new imagined frame
-    "One teleop step in the model (and the real env); 'grip' flips the gripper; ValueError for a bad command."
-    if self.source is None: raise RuntimeError("start() the session first")
-    t0 = time.perf_counter()
-    snap = self._snapshot()
-    if cmd == 'grip': self.grip = not self.grip
-    a = command_action(cmd, self.grip, speed)
-    if cmd != 'grip': self.last_cmd = cmd
-    obs, *_ = self.wm.step(self.pad(a))
-    self.history.append(snap); self.frames.append(obs['image']); self.actions.append(self.pad(a))   # history: a deque, max_undo deep
-    if self.real is not None:
-        o, _, _, _, info = on_sim_thread(self.real.step, a)
-        self.real_frames.append(o['image']); self.real_events.append(info['events'])
-    self.latency_ms.append(1000 * (time.perf_counter() - t0))
-    return obs['image']
+    def step(self, cmd:str, # one of `COMMANDS`
+              speed:float=1.0,             # fraction of full deflection, (0, 1]
+             )->np.ndarray:                # (H, W, 3) uint8 the new imagined frame
+        "One teleop step in the model (and the real env); 'grip' flips the gripper; ValueError for a bad command."
+        if self.source is None: raise RuntimeError("start() the session first")
+        t0 = time.perf_counter()
+        snap = self._snapshot()
+        if cmd == 'grip': self.grip = not self.grip
+        a = command_action(cmd, self.grip, speed)
+        if cmd != 'grip': self.last_cmd = cmd
+        obs, *_ = self.wm.step(self.pad(a))
+        self.history.append(snap); self.frames.append(obs['image']); self.actions.append(self.pad(a))   # history: a deque, max_undo deep
+        if self.real is not None:
+            o, _, _, _, info = on_sim_thread(self.real.step, a)
+            self.real_frames.append(o['image']); self.real_events.append(info['events'])
+        self.latency_ms.append(1000 * (time.perf_counter() - t0))
+        return obs['image']
 
-def _undo(self:TeleopSession)->np.ndarray: # (H, W, 3) uint8 the frame before the last step
-    "Take back the last step exactly (no-op at the start)."
-    if not self.history: return self.frame
-    c0, a0, g, t, nf, self.grip, self.last_cmd = self.history.pop()
-    w = self.wm                                                      # slide the window back by one
-    w._ctx, w._acts, w.t = torch.cat([c0, w._ctx[:, :-1]], 1), torch.cat([a0, w._acts[:, :-1]], 1), t
-    w._gen.set_state(g); del w.frames[nf:]
-    self.frames.pop(); self.actions.pop()
-    if self.real is not None:
-        self.real_frames.pop(); self.real_events.pop()
-        on_sim_thread(self._replay_real)
-    return self.frame
+    def undo(self)->np.ndarray: # (H, W, 3) uint8 the frame before the last step
+        "Take back the last step exactly (no-op at the start)."
+        if not self.history: return self.frame
+        c0, a0, g, t, nf, self.grip, self.last_cmd = self.history.pop()
+        w = self.wm                                                      # slide the window back by one
+        w._ctx, w._acts, w.t = torch.cat([c0, w._ctx[:, :-1]], 1), torch.cat([a0, w._acts[:, :-1]], 1), t
+        w._gen.set_state(g); del w.frames[nf:]
+        self.frames.pop(); self.actions.pop()
+        if self.real is not None:
+            self.real_frames.pop(); self.real_events.pop()
+            on_sim_thread(self._replay_real)
+        return self.frame
 
-def _replay_real(self:TeleopSession):
-    "Rewind the real env: seeded reset, the held context, then the actions taken so far."
-    env = self.real; env.reset(seed=self.seed, options={'instruction': self.instruction})
-    for _ in range(self.n_ctx - 1): env.step(HOLD_OPEN)
-    for a in self.actions[self.n_ctx - 1:]: env.step(a)
+    def _replay_real(self):
+        "Rewind the real env: seeded reset, the held context, then the actions taken so far."
+        env = self.real; env.reset(seed=self.seed, options={'instruction': self.instruction})
+        for _ in range(self.n_ctx - 1): env.step(HOLD_OPEN)
+        for a in self.actions[self.n_ctx - 1:]: env.step(a)
 
-TeleopSession._snapshot, TeleopSession.step, TeleopSession.undo, TeleopSession._replay_real = _snapshot, _step, _undo, _replay_real
-TeleopSession.frame = property(lambda self: self.frames[-1])
-TeleopSession.real_frame = property(lambda self: self.real_frames[-1] if self.real is not None else None)
-TeleopSession.steps = property(lambda self: len(self.frames) - self.n_ctx)
+    @property
+    def frame(self)->np.ndarray: return self.frames[-1]        # (H, W, 3) uint8 the current imagined frame
 
-# %% ../../nbs/71_ui.teleop.ipynb #1888125a
-def _reset_session(self:TeleopSession)->np.ndarray: # (H, W, 3) uint8 the start frame
-    "Back to the start frame (also past the undo depth): the model's saved start state, the real env replayed."
-    ctx, acts, g = self._start_state; w = self.wm
-    w._ctx, w._acts, w.t = ctx.clone(), acts.clone(), 0; w._gen.set_state(g); del w.frames[1:]
-    del self.frames[self.n_ctx:], self.actions[self.n_ctx - 1:]
-    self.history.clear(); self.grip, self.last_cmd = False, 'stay'
-    if self.real is not None:
-        del self.real_frames[1:], self.real_events[:]; on_sim_thread(self._replay_real)
-    return self.frame
+    @property
+    def real_frame(self)->np.ndarray|None: return self.real_frames[-1] if self.real is not None else None   # (H, W, 3) uint8 the real twin's frame
 
-def _close(self:TeleopSession):
-    "Free the real env (its renderer lives on the simulator thread)."
-    if self.real is not None: on_sim_thread(self.real.close); self.real = None
+    @property
+    def steps(self)->int: return len(self.frames) - self.n_ctx   # steps taken since the start
 
-def _summary(self:TeleopSession)->dict:
-    "JSON-ready state: session id, source, steps, gripper, last command, actions taken."
-    return dict(session=self.id, source=self.source, instruction=self.instruction, steps=self.steps, grip=self.grip,
-                last_cmd=self.last_cmd, actions=[a.tolist() for a in self.actions[self.n_ctx - 1:]],
-                real=self.real is not None, latency_ms=self.latency_ms[-1] if self.latency_ms else None,
-                step_ms=[round(x, 2) for x in self.latency_ms])   # server-side time of each step, ms
-def _del(self:TeleopSession):
-    r = getattr(self, 'real', None)              # garbage-collected on some thread: close on the simulator thread
-    if r is not None:
-        try: _SIM.submit(r.close)
-        except RuntimeError: pass                # interpreter shutting down
-TeleopSession.reset, TeleopSession.close, TeleopSession.summary, TeleopSession.__del__ = _reset_session, _close, _summary, _del
+    def reset(self)->np.ndarray: # (H, W, 3) uint8 the start frame
+        "Back to the start frame (also past the undo depth): the model's saved start state, the real env replayed."
+        ctx, acts, g = self._start_state; w = self.wm
+        w._ctx, w._acts, w.t = ctx.clone(), acts.clone(), 0; w._gen.set_state(g); del w.frames[1:]
+        del self.frames[self.n_ctx:], self.actions[self.n_ctx - 1:]
+        self.history.clear(); self.grip, self.last_cmd = False, 'stay'
+        if self.real is not None:
+            del self.real_frames[1:], self.real_events[:]; on_sim_thread(self._replay_real)
+        return self.frame
 
-# %% ../../nbs/71_ui.teleop.ipynb #3dc56391
-def _episode(self:TeleopSession)->Episode:
-    "The imagined episode so far (source 'imagined', policy 'teleop')."
-    try: fam = parse_instruction(self.instruction).family if self.instruction else ''
-    except ValueError: fam = ''
-    acts = np.stack(self.actions + [self.pad(np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32))])
-    return Episode(np.stack(self.frames), acts, instruction=self.instruction, task=fam, source='imagined',
-                   policy_id='teleop', fps=self.fps)
+    def close(self):
+        "Free the real env (its renderer lives on the simulator thread)."
+        if self.real is not None: on_sim_thread(self.real.close); self.real = None
 
-def _save(self:TeleopSession, name:str='imagined', # store inside the data folder
-         )->dict: # {'store': path, 'episode': index, 'mp4': path, 'frames': T}
-    "Append the imagined episode to a store in the data folder and export it as mp4; ValueError for a bad name or nothing to save."
-    root = safe_path(self.data_root, name)
-    if self.steps == 0: raise ValueError("nothing to save yet: take at least one step")
-    ep = self.episode()
-    idx = write_episodes(root, [ep])[0]
-    mp4 = safe_path(self.data_root, f"videos/{root.relative_to(self.data_root.resolve()).as_posix().replace('/', '_')}_episode_{idx:06d}.mp4")
-    mp4.parent.mkdir(parents=True, exist_ok=True)
-    encode_video(ep.frames, mp4, ep.fps)
-    return dict(store=str(root), episode=idx, mp4=str(mp4), frames=len(ep))
-TeleopSession.episode, TeleopSession.save = _episode, _save
+    def summary(self)->dict:
+        "JSON-ready state: session id, source, steps, gripper, last command, actions taken."
+        return dict(session=self.id, source=self.source, instruction=self.instruction, steps=self.steps, grip=self.grip,
+                    last_cmd=self.last_cmd, actions=[a.tolist() for a in self.actions[self.n_ctx - 1:]],
+                    real=self.real is not None, latency_ms=self.latency_ms[-1] if self.latency_ms else None,
+                    step_ms=[round(x, 2) for x in self.latency_ms])   # server-side time of each step, ms
+
+    def __del__(self):
+        r = getattr(self, 'real', None)              # garbage-collected on some thread: close on the simulator thread
+        if r is not None:
+            try: sim_pool().submit(r.close)
+            except RuntimeError: pass                # interpreter shutting down
+
+    def episode(self)->Episode:
+        "The imagined episode so far (source 'imagined', policy 'teleop')."
+        try: fam = parse_instruction(self.instruction).family if self.instruction else ''
+        except ValueError: fam = ''
+        acts = np.stack(self.actions + [self.pad(np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32))])
+        return Episode(np.stack(self.frames), acts, instruction=self.instruction, task=fam, source='imagined',
+                       policy_id='teleop', fps=self.fps)
+
+    def save(self, name:str='imagined', # store inside the data folder
+             )->dict: # {'store': path, 'episode': index, 'mp4': path, 'frames': T}
+        "Append the imagined episode to a store in the data folder and export it as mp4; ValueError for a bad name or nothing to save."
+        root = safe_path(self.data_root, name)
+        if self.steps == 0: raise ValueError("nothing to save yet: take at least one step")
+        ep = self.episode()
+        idx = write_episodes(root, [ep])[0]
+        mp4 = safe_path(self.data_root, f"videos/{root.relative_to(self.data_root.resolve()).as_posix().replace('/', '_')}_episode_{idx:06d}.mp4")
+        mp4.parent.mkdir(parents=True, exist_ok=True)
+        encode_video(ep.frames, mp4, ep.fps)
+        return dict(store=str(root), episode=idx, mp4=str(mp4), frames=len(ep))
+
 
 # %% ../../nbs/71_ui.teleop.ipynb #8f58f54c
 KEYS_JS = """<script>
@@ -279,7 +284,9 @@ def build_app(checkpoint:str|Path|None=None, # world-model folder (None: the shi
               threads:int|None=None,      # torch CPU threads of this process (None: torch's default)
              ):                           # a `gr.Blocks` (call `launch` to serve it)
     "The teleop Gradio app; FileNotFoundError when no world model is found."
+    offline_env()           # before gradio is imported: no analytics, no hub calls
     import gradio as gr
+    sim_pool()              # the app's simulator thread
     from playworld.assets import default_heldout
     ck = Path(checkpoint) if checkpoint else default_checkpoint()
     if ck is None: raise FileNotFoundError("no world model: pass --checkpoint PATH (the shipped data_samples/tabletop_wm is missing)")
@@ -406,20 +413,6 @@ def launch(port:int=7860,            # TCP port
                 mcp_server=False, enable_monitoring=False, head=KEYS_JS, css=CSS, footer_links=[])
     return demo
 
-def add_teleop_parser(sub # the `add_subparsers()` object of the `playworld` parser
-                     ):   # the 'teleop' sub-parser
-    "Add `playworld teleop [--port N] [--checkpoint PATH] [--host H] [--data DIR]`."
-    p = sub.add_parser('teleop', help='drive the imagined robot in the browser (Gradio app on 127.0.0.1)')
-    p.add_argument('--port', type=int, default=7860, help='TCP port (default 7860)')
-    p.add_argument('--checkpoint', help='world-model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--host', default='127.0.0.1', help='interface to bind (default 127.0.0.1; others warn: no authentication)')
-    p.add_argument('--data', default='runs/teleop', help='data folder for saved episodes and mp4s (default runs/teleop)')
-    p.add_argument('--heldout', help='episode store for the held-out start (default: data_samples/tabletop_heldout)')
-    p.add_argument('--threads', type=int, default=1, help="torch CPU threads (default 1: with 2, one step took ~10x longer on a busy 2-core machine)")
-    p.add_argument('--concurrency', type=int, default=1, help='model steps run at once across sessions (default 1)')
-    p.set_defaults(func=lambda a: launch(a.port, a.host, a.checkpoint, a.data, heldout=a.heldout, threads=a.threads, concurrency=a.concurrency))
-    return p
-
 # %% ../../nbs/71_ui.teleop.ipynb #41c35c83
 DIRS = ('e', 'w', 'n', 's', 'ne', 'nw', 'se', 'sw')
 
@@ -506,27 +499,3 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
     dbl = next((r['n_clients'] for r in runs if base and r['n_clients'] > 1 and r['p50_ms'] >= 2 * base), None)
     return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), server_torch_threads=threads or torch.get_num_threads(), concurrency=concurrency,
                 load_average=list(os.getloadavg()), note='p50_doubles_at: first N with p50 >= 2 x p50 at N=1 (None: not within the N tried)')
-
-def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
-                           ):         # the 'teleop' sub-parser
-    "Add `playworld bench teleop [--json] [--out FILE] [--clients 1,4,8] [--duration S]`."
-    p = bench_sub.add_parser('teleop', help='teleop app under load: N gradio_client sessions at 10 Hz, p50/p95 step latency, errors')
-    p.add_argument('--json', action='store_true', help='print the JSON object')
-    p.add_argument('--out', help='also write the JSON to this file')
-    p.add_argument('--clients', default='1,4,8', help='comma-separated N (default 1,4,8)')
-    p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
-    p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--threads', type=int, default=1, help="torch CPU threads of the server (default 1, as `playworld teleop`)")
-    p.add_argument('--concurrency', type=int, default=1, help="the server's model steps at once (default 1)")
-    def run(a):
-        r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads, concurrency=a.concurrency)
-        if a.out:
-            from playworld.core import atomic_write
-            with atomic_write(a.out, 'w') as f: json.dump(r, f, indent=1)
-        if a.json: print(json.dumps(r, indent=1))
-        else:
-            for x in r['runs']: print(f"N={x['n_clients']}: p50 {x['p50_ms']:.0f} ms, p95 {x['p95_ms']:.0f} ms, {x['errors']} errors, "
-                                      f"{x['hz_per_client']:.1f} Hz/client, sessions separate: {x['sessions_separate']}")
-            print(f"p50 doubles at N={r['p50_doubles_at']}")
-    p.set_defaults(func=run)
-    return p

@@ -21,74 +21,80 @@ class WorldModelEnv(gym.Env):
     def __init__(self, model:ActionVideoDenoiser, # trained world model (its config fixes size, n_ctx, action dim)
                  n_steps:int|None=None,  # Euler steps per predicted frame (None: the model's default)
                  max_steps:int=60,       # steps before `truncated`
-                 judge=None,             # optional callable(frames (B, T, H, W, 3) uint8, instruction) -> (B,) bool success
                  seed:int|None=None):    # sampling-noise seed
-        cfg = model.config; self.model, self.n_steps, self.max_steps, self.judge = model.eval(), n_steps, max_steps, judge
+        cfg = model.config; self.model, self.n_steps, self.max_steps = model.eval(), n_steps, max_steps
+        self.device = next(model.parameters()).device   # where the rollout state and `step_frames`' frames live
         self.size, self.n_ctx, self.action_dim = cfg.size, cfg.n_ctx, cfg.action_dim
         self.observation_space = gym.spaces.Dict(image=gym.spaces.Box(0, 255, (cfg.size, cfg.size, 3), np.uint8))
         self.action_space = gym.spaces.Box(-1, 1, (cfg.action_dim,), np.float32)
         self.fps = float(cfg.fps)
-        self._gen = torch.Generator(device=next(model.parameters()).device).manual_seed(seed or 0)
+        self._gen = torch.Generator(device=self.device).manual_seed(seed or 0)
         self._ctx = None
 
-# %% ../../nbs/42_wm.env.ipynb #1f37d3f7
-def _reset(self:WorldModelEnv, seed:int|None=None,
-           options:dict|None=None, # 'context' (B, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8; 'actions' (B, n_ctx-1, A); 'instruction' str
-          )->tuple:                # obs {'image': (B, H, W, 3) or (H, W, 3) uint8}, info {'instruction', 'step'}
-    "Start B imagined rollouts from real context frames; ValueError naming expected vs got on a bad context."
-    super(WorldModelEnv, self).reset(seed=seed)
-    if seed is not None: self._gen.manual_seed(seed)
-    o = dict(options or {})
-    if 'context' not in o: raise ValueError("reset needs options['context']: the real context frames (n_ctx, H, W, 3) uint8")
-    ctx = np.asarray(o['context']); self._batched = ctx.ndim == 5
-    if not self._batched: ctx = ctx[None]
-    want = (self.n_ctx, self.size, self.size, 3)
-    if ctx.ndim != 5 or ctx.shape[1:] != want or ctx.dtype != np.uint8:
-        raise ValueError(f"context must be (B, {', '.join(map(str, want))}) or ({', '.join(map(str, want))}) uint8 frames, "
-                         f"got {np.asarray(o['context']).shape} {np.asarray(o['context']).dtype}")
-    B = len(ctx)
-    past = np.zeros((B, self.n_ctx - 1, self.action_dim), np.float32) if o.get('actions') is None else np.asarray(o['actions'], np.float32).reshape(B, self.n_ctx - 1, self.action_dim)
-    dev = next(self.model.parameters()).device
-    self._ctx = to_model(torch.from_numpy(ctx)).to(dev)             # (B, n_ctx, 3, H, W)
-    self._acts = torch.from_numpy(past).to(dev)                     # (B, n_ctx-1, A)
-    self.instruction, self.t, self.frames = o.get('instruction', ''), 0, [ctx[:, -1]]
-    return self._obs(), dict(instruction=self.instruction, step=0)
+    def reset(self, seed:int|None=None,
+               options:dict|None=None, # 'context' (B, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8; 'actions' (B, n_ctx-1, A); 'instruction' str
+              )->tuple:                # obs {'image': (B, H, W, 3) or (H, W, 3) uint8}, info {'instruction', 'step'}
+        "Start B imagined rollouts from real context frames; ValueError naming expected vs got on a bad context."
+        super(WorldModelEnv, self).reset(seed=seed)
+        if seed is not None: self._gen.manual_seed(seed)
+        o = dict(options or {})
+        if 'context' not in o: raise ValueError("reset needs options['context']: the real context frames (n_ctx, H, W, 3) uint8")
+        ctx = np.asarray(o['context']); self._batched = ctx.ndim == 5
+        if not self._batched: ctx = ctx[None]
+        want = (self.n_ctx, self.size, self.size, 3)
+        if ctx.ndim != 5 or ctx.shape[1:] != want or ctx.dtype != np.uint8:
+            raise ValueError(f"context must be (B, {', '.join(map(str, want))}) or ({', '.join(map(str, want))}) uint8 frames, "
+                             f"got {np.asarray(o['context']).shape} {np.asarray(o['context']).dtype}")
+        B = len(ctx)
+        past = np.zeros((B, self.n_ctx - 1, self.action_dim), np.float32) if o.get('actions') is None else np.asarray(o['actions'], np.float32).reshape(B, self.n_ctx - 1, self.action_dim)
+        dev = next(self.model.parameters()).device
+        self._ctx = to_model(torch.from_numpy(ctx)).to(dev)             # (B, n_ctx, 3, H, W)
+        self._acts = torch.from_numpy(past).to(dev)                     # (B, n_ctx-1, A)
+        self.instruction, self.t, self.frames = o.get('instruction', ''), 0, [ctx[:, -1]]
+        return self._obs(), dict(instruction=self.instruction, step=0)
 
-def _obs(self:WorldModelEnv)->dict:
-    img = to_frames(self._ctx[:, -1].float().cpu()).numpy()          # (B, H, W, 3) uint8
-    return dict(image=img if self._batched else img[0])
-WorldModelEnv.reset, WorldModelEnv._obs = _reset, _obs
+    def _obs(self)->dict:
+        img = to_frames(self._ctx[:, -1].float().cpu()).numpy()          # (B, H, W, 3) uint8
+        return dict(image=img if self._batched else img[0])
 
-# %% ../../nbs/42_wm.env.ipynb #24e031d7
-def _step(self:WorldModelEnv,
-          action, # (A,), (B, A), an action chunk (K, A) unbatched or (B, K, A) batched, in [-1, 1]
-         )->tuple: # obs, reward (B,) or float, terminated, truncated, info {'frames': (B, K, H, W, 3) uint8 the K predicted frames}
-    "Predict the frame(s) that follow the action(s); a chunk of K actions predicts K frames and returns the last."
-    if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
-    B, A = len(self._ctx), self.action_dim
-    a = np.asarray(action, np.float32)
-    if not self._batched: a = a[None]
-    if a.ndim == 2: a = a[:, None]                                   # (B, 1, A)
-    if a.ndim != 3 or a.shape[0] != B or a.shape[2] != A:
-        raise ValueError(f"action must be ({A},) or a chunk (K, {A})" + (f", batched (B={B}, [K,] {A})" if self._batched else '') + f", got {np.asarray(action).shape}")
-    if not np.isfinite(a).all(): raise ValueError(f"action contains NaN or inf: {np.asarray(action)}")
-    a = torch.from_numpy(np.clip(a, -1, 1)).to(self._ctx.device)
-    out = []
-    for k in range(a.shape[1]):
-        acts = torch.cat([self._acts, a[:, k:k+1]], 1)                 # (B, n_ctx, A): context actions, the last drives
-        nxt = sample_next(self.model, self._ctx, acts, self.n_steps, self._gen)
-        self._ctx = torch.cat([self._ctx[:, 1:], nxt[:, None]], 1); self._acts = acts[:, 1:]
-        out.append(to_frames(nxt.float().cpu()).numpy())
-    frames = np.stack(out, 1); self.frames += list(frames.transpose(1, 0, 2, 3, 4)); self.t += a.shape[1]
-    success = np.zeros(B, bool) if self.judge is None else np.asarray(self.judge(np.stack(self.frames, 1), self.instruction), bool)
-    trunc = np.full(B, self.t >= self.max_steps)
-    r = success.astype(np.float32)
-    info = dict(frames=frames if self._batched else frames[0], step=self.t, instruction=self.instruction)
-    if self._batched: return self._obs(), r, success, trunc, info
-    return self._obs(), float(r[0]), bool(success[0]), bool(trunc[0]), info
-WorldModelEnv.step = _step
+    def step(self,
+              action, # (A,), (B, A), an action chunk (K, A) unbatched or (B, K, A) batched, in [-1, 1]
+             )->tuple: # obs, reward (B,) or float, terminated, truncated, info {'frames': (B, K, H, W, 3) uint8 the K predicted frames}
+        "Predict the frame(s) that follow the action(s); a chunk of K actions predicts K frames and returns the last (reward 0, never terminated)."
+        if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
+        B, A = len(self._ctx), self.action_dim
+        a = np.asarray(action, np.float32)
+        if not self._batched: a = a[None]
+        if a.ndim == 2: a = a[:, None]                                   # (B, 1, A)
+        if a.ndim != 3 or a.shape[0] != B or a.shape[2] != A:
+            raise ValueError(f"action must be ({A},) or a chunk (K, {A})" + (f", batched (B={B}, [K,] {A})" if self._batched else '') + f", got {np.asarray(action).shape}")
+        if not np.isfinite(a).all(): raise ValueError(f"action contains NaN or inf: {np.asarray(action)}")
+        frames = self.step_frames(torch.from_numpy(a)).cpu().numpy()       # (B, K, H, W, 3) uint8
+        self.frames += list(frames.transpose(1, 0, 2, 3, 4))
+        success, trunc = np.zeros(B, bool), np.full(B, self.t >= self.max_steps)
+        r, obs = success.astype(np.float32), dict(image=frames[:, -1] if self._batched else frames[0, -1])
+        info = dict(frames=frames if self._batched else frames[0], step=self.t, instruction=self.instruction)
+        if self._batched: return obs, r, success, trunc, info
+        return obs, float(r[0]), bool(success[0]), bool(trunc[0]), info
 
-def _render(self:WorldModelEnv)->np.ndarray: # (H, W, 3) uint8, the first rollout's current frame
-    "The current imagined frame (of rollout 0 when batched)."
-    return self._obs()['image'] if not self._batched else self._obs()['image'][0]
-WorldModelEnv.render = _render
+    def step_frames(self,
+                     actions:torch.Tensor, # (B, K, A) float action chunks (any device), clamped to [-1, 1]
+                    )->torch.Tensor:       # (B, K, H, W, 3) uint8 on `self.device`: the K predicted frames
+        "`step` without host copies: frames stay tensors on the model's device (the loop of `imagine_rollouts`)."
+        if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
+        B, A = len(self._ctx), self.action_dim
+        if actions.ndim != 3 or actions.shape[0] != B or actions.shape[2] != A:
+            raise ValueError(f"actions must be (B={B}, K, {A}), got {tuple(actions.shape)}")
+        a, out = actions.to(self.device, torch.float32).clamp(-1, 1), []
+        for k in range(a.shape[1]):
+            acts = torch.cat([self._acts, a[:, k:k+1]], 1)                 # (B, n_ctx, A): context actions, the last drives
+            nxt = sample_next(self.model, self._ctx, acts, self.n_steps, self._gen)
+            self._ctx = torch.cat([self._ctx[:, 1:], nxt[:, None]], 1); self._acts = acts[:, 1:]   # fed back unquantized
+            out.append(nxt)
+        self.t += a.shape[1]
+        return to_frames(torch.stack(out, 1))   # a view in channel-first memory: encoders see contiguous (B, 3, H, W) again
+
+    def render(self)->np.ndarray: # (H, W, 3) uint8, the first rollout's current frame
+        "The current imagined frame (of rollout 0 when batched)."
+        return self._obs()['image'] if not self._batched else self._obs()['image'][0]
+

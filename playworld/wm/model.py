@@ -24,7 +24,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                  size:int=64,                  # frame height = width, px
                  n_ctx:int=4,                  # context frames
                  action_dim:int=4,             # A, action dimension
-                 block_out_channels:tuple=(32, 64, 64, 128), # UNet widths per resolution
+                 block_out_channels:tuple[int, ...]=(32, 64, 64, 128), # UNet widths per resolution, channels
                  layers_per_block:int=1,       # resnet blocks per UNet level
                  norm_num_groups:int=8,        # group-norm groups
                  predict_residual:bool=True,   # diffuse `next - last context frame` instead of `next`
@@ -52,6 +52,22 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                                 class_embed_type='identity', resnet_time_scale_shift='scale_shift',
                                 norm_num_groups=norm_num_groups)
 
+    def forward(self,
+                 x:Tensor,         # (B, 3, H, W) preconditioned noisy next frame (c_in · x_σ)
+                 c_noise:Tensor,   # (B,) EDM noise conditioning, ¼·ln σ
+                 context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1] context frames (possibly noise-augmented)
+                 actions:Tensor,   # (B, n_ctx, A) action taken at each context frame; the last drives the prediction
+                 ctx_c_noise:Tensor # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
+                )->Tensor:         # (B, 3, H, W) raw network output F
+        "Network forward pass; preconditioning lives in `edm_loss` / `sample_next`."
+        _check_inputs(self.config, context, actions)
+        B = x.shape[0]
+        emb = torch.cat([self.sigma_proj(c_noise.flatten()), self.ctx_sigma_proj(ctx_c_noise.flatten()),
+                         self.action_mlp(actions.flatten(1))], 1)           # (B, 32 + 32 + E)
+        h = torch.cat([x, context.flatten(1, 2)], 1)                        # (B, 3 (n_ctx+1), H, W)
+        return self.unet(h, torch.zeros(B, device=x.device), class_labels=self.cond_mlp(emb)).sample
+
+
 # %% ../../nbs/40_wm.model.ipynb #aaee12a0
 def _check_inputs(cfg, context:Tensor, actions:Tensor):
     "Raise a ValueError naming expected vs got when context/actions do not fit the model's config."
@@ -62,21 +78,6 @@ def _check_inputs(cfg, context:Tensor, actions:Tensor):
         raise ValueError(f"actions must be (B={B}, {cfg.n_ctx}, {cfg.action_dim}) (one action per context frame), got {tuple(actions.shape)}")
     if not torch.isfinite(actions).all(): raise ValueError("actions contain NaN or inf")
 
-def _forward(self:ActionVideoDenoiser,
-             x:Tensor,         # (B, 3, H, W) preconditioned noisy next frame (c_in · x_σ)
-             c_noise:Tensor,   # (B,) EDM noise conditioning, ¼·ln σ
-             context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1] context frames (possibly noise-augmented)
-             actions:Tensor,   # (B, n_ctx, A) action taken at each context frame; the last drives the prediction
-             ctx_c_noise:Tensor # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
-            )->Tensor:         # (B, 3, H, W) raw network output F
-    "Network forward pass; preconditioning lives in `edm_loss` / `sample_next`."
-    _check_inputs(self.config, context, actions)
-    B = x.shape[0]
-    emb = torch.cat([self.sigma_proj(c_noise.flatten()), self.ctx_sigma_proj(ctx_c_noise.flatten()),
-                     self.action_mlp(actions.flatten(1))], 1)           # (B, 32 + 32 + E)
-    h = torch.cat([x, context.flatten(1, 2)], 1)                        # (B, 3 (n_ctx+1), H, W)
-    return self.unet(h, torch.zeros(B, device=x.device), class_labels=self.cond_mlp(emb)).sample
-ActionVideoDenoiser.forward = _forward
 
 # %% ../../nbs/40_wm.model.ipynb #60d019d9
 def make_scheduler(cfg)->EDMEulerScheduler:

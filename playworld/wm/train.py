@@ -5,7 +5,7 @@ EMA weights, bf16 autocast."""
 
 # %% ../../nbs/41_wm.train.ipynb #662d615d
 from __future__ import annotations
-import json, math, time
+import inspect, json, math, time, typing
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np
@@ -15,12 +15,13 @@ from accelerate import Accelerator
 from diffusers.optimization import get_cosine_schedule_with_warmup
 from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
+from ..config import coerce, field_types, from_mapping
 from ..core import atomic_write, check_writable
 from .model import ActionVideoDenoiser, make_scheduler, edm_loss
 
 # %% auto #0
-__all__ = ['MODEL_KEYS', 'RUN_KEYS', 'TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint',
-           'load_checkpoint', 'train_world_model', 'write_validation_video', 'split_config', 'train_from_store']
+__all__ = ['TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint', 'load_checkpoint', 'train_world_model',
+           'model_keys', 'StoreConfig', 'write_validation_video', 'split_config', 'train_from_store']
 
 # %% ../../nbs/41_wm.train.ipynb #6d306939
 @dataclass
@@ -34,7 +35,7 @@ class TrainConfig:
     grad_clip:float=1.0        # max gradient L2 norm
     ema_decay:float=0.999      # EMA decay ceiling (with EMA warmup, so short runs still average)
     bf16:bool=True             # bf16 autocast (1.7x faster on a 2-core CPU, measured)
-    max_seconds:float|None=None # stop early after this wall time, s (None: no limit)
+    max_seconds:float|None=None # stop early after this wall time, s (None or 0: no limit)
     seed:int=0                 # seeds data order, noise and init
     log_every:int=10           # steps between loss records
     checkpoint_every:int=200   # steps between resumable checkpoints (out_dir/checkpoint)
@@ -45,6 +46,8 @@ class TrainConfig:
             if getattr(self, k) < 1: raise ValueError(f"{k} must be >= 1, got {getattr(self, k)}")
         if not self.lr > 0: raise ValueError(f"lr must be > 0, got {self.lr}")
         if not 0 <= self.ema_decay < 1: raise ValueError(f"ema_decay must be in [0, 1), got {self.ema_decay}")
+        if self.warmup_steps < 0: raise ValueError(f"warmup_steps must be >= 0, got {self.warmup_steps}")
+        if self.max_seconds is not None and self.max_seconds < 0: raise ValueError(f"max_seconds must be >= 0 or None, got {self.max_seconds}")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
 def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_ctx, 3, H, W) and 'target' (h, 3, H, W)
@@ -176,9 +179,22 @@ def train_world_model(model:ActionVideoDenoiser,
     return res
 
 # %% ../../nbs/41_wm.train.ipynb #725c4421
-MODEL_KEYS = ('n_ctx', 'block_out_channels', 'layers_per_block', 'norm_num_groups', 'predict_residual', 'sigma_min',
-              'sigma_max', 'rho', 'p_mean', 'p_std', 'ctx_noise_max', 'n_sampling_steps')
-RUN_KEYS = ('val_frac', 'init_from')
+_FROM_DATA = ('size', 'action_dim', 'fps', 'sigma_data')   # fixed by the episodes (sigma_data measured on them), not by a config
+
+def model_keys()->dict: # name -> (declared type, default) of each world-model setting a config may give
+    "The world model's config keys, types and defaults, read from `ActionVideoDenoiser.__init__`'s signature (less those the data fixes)."
+    init = ActionVideoDenoiser.__init__
+    hints = typing.get_type_hints(init)   # follows register_to_config's functools.wraps to the real signature
+    return {k: (hints[k], p.default) for k, p in inspect.signature(init).parameters.items() if k != 'self' and k not in _FROM_DATA}
+
+@dataclass
+class StoreConfig:
+    "Settings of `train_from_store` beyond the model and the training loop."
+    val_frac:float=0.1        # fraction of episodes held out for validation, in [0, 1)
+    init_from:str|None=None   # checkpoint folder to fine-tune (None or '': train from scratch)
+    def __post_init__(self):
+        if not 0 <= self.val_frac < 1: raise ValueError(f"val_frac must be in [0, 1), got {self.val_frac}")
+        if self.init_from == '': self.init_from = None
 
 def write_validation_video(model:ActionVideoDenoiser,
                            episodes:list,  # held-out `Episode`s
@@ -200,42 +216,48 @@ def write_validation_video(model:ActionVideoDenoiser,
     encode_video(np.concatenate(clips), path, fps=float(model.config.fps))
     return Path(path)
 
-def split_config(cfg:dict # flat config: model keys, TrainConfig fields, 'val_frac'
-                )->tuple: # (model kwargs, TrainConfig, run kwargs)
-    "Split a flat training config into its parts; ValueError listing the valid keys for an unknown one."
-    train_keys = tuple(TrainConfig.__dataclass_fields__)
-    bad = [k for k in cfg if k not in MODEL_KEYS + train_keys + RUN_KEYS]
-    if bad: raise ValueError(f"unknown config keys {bad}; valid: model {list(MODEL_KEYS)}, training {list(train_keys)}, run {list(RUN_KEYS)}")
-    mk = {k: cfg[k] for k in MODEL_KEYS if k in cfg}
-    if 'block_out_channels' in mk: mk['block_out_channels'] = tuple(mk['block_out_channels'])
-    return mk, TrainConfig(**{k: cfg[k] for k in train_keys if k in cfg}), dict(val_frac=cfg.get('val_frac', 0.1), init_from=cfg.get('init_from') or None)
+def split_config(cfg:dict,    # flat config: world-model keys (`model_keys`), `TrainConfig` fields, `StoreConfig` fields
+                 where:str='' # where the values came from, for errors ('--set', 'papermill', a file)
+                )->tuple:     # (model kwargs, TrainConfig, StoreConfig), every value coerced to its declared type
+    "Split a flat training config into its parts, coercing each value; ValueError naming an unknown key (and the valid ones) or a bad value."
+    mt, tt, st = model_keys(), field_types(TrainConfig), field_types(StoreConfig); src = f" ({where})" if where else ''
+    bad = [k for k in cfg if k not in mt and k not in tt and k not in st]
+    if bad: raise ValueError(f"unknown config keys {bad}{src}; valid: model {list(mt)}, training {list(tt)}, run {list(st)}")
+    try: mk = {k: coerce(v, mt[k][0], k) for k, v in cfg.items() if k in mt}
+    except ValueError as e: raise ValueError(f"ActionVideoDenoiser{src}: {e}") from None
+    for k, v in mk.items():   # every integer model setting (n_ctx, widths, layers, groups, steps) counts something
+        if any(x < 1 for x in (v if isinstance(v, tuple) else [v]) if type(x) is int): raise ValueError(f"ActionVideoDenoiser{src}: {k}={v!r}: expected integers >= 1")
+    part = lambda keys: {k: v for k, v in cfg.items() if k in keys}
+    return mk, from_mapping(TrainConfig, part(tt), where), from_mapping(StoreConfig, part(st), where)
 
 def train_from_store(data:str|Path,    # LeRobot v3 episode store
                      out:str|Path,     # writes model/, checkpoint/, train_history.json, split.json, config.json
-                     cfg:dict|None=None, # flat config (see `split_config`)
+                     cfg:dict|None=None, # flat config (see `split_config`); values may be text ('false', '[16, 32]')
                      resume:bool=False, # continue from out/checkpoint
                      progress:bool=True)->dict: # the result of `train_world_model` plus 'episodes', 'train_windows'
-    "Train a world model on a store's episodes, holding out `val_frac` of them (recorded in out/split.json)."
+    "Train a world model on a store's episodes, holding out `val_frac` of them (out/split.json); out/config.json holds the given settings as resolved."
     from playworld.data.store import EpisodeStore
     from playworld.data.windows import WindowDataset, split_episodes
-    data, out = Path(data), Path(out)
+    data, out, cfg = Path(data), Path(out), dict(cfg or {})
+    mk, tcfg, rc = split_config(cfg)   # a bad key or value fails before any work
     check_writable(out, 64 * 2**20)   # checkpoints (model, EMA, optimizer) of the default model need ~60 MiB
     if not (data/'meta'/'info.json').exists(): raise FileNotFoundError(f"no episode store at {data} (meta/info.json missing)")
-    mk, tcfg, rk = split_config(dict(cfg or {}))
+    resolved = {**mk, **asdict(tcfg), **asdict(rc)}   # typed values, e.g. bf16 False for 'False' / 'false'
     eps = EpisodeStore(data).load_all()
     if not eps: raise ValueError(f"the store at {data} has no episodes")
-    tr, va = split_episodes(list(range(len(eps))), rk['val_frac'], tcfg.seed)
-    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', 4), horizon=1)
+    tr, va = split_episodes(list(range(len(eps))), rc.val_frac, tcfg.seed)
+    dflt = {k: d for k, (_, d) in model_keys().items()}
+    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=1)
     H = eps[0].frames.shape[1]
-    mk.setdefault('sigma_data', estimate_sigma_data(ds, mk.get('predict_residual', True), seed=tcfg.seed))
-    if rk['init_from']:   # fine-tune an existing checkpoint (its architecture and σ_data; the config's model keys must agree)
+    mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
+    if rc.init_from:   # fine-tune an existing checkpoint (its architecture and σ_data; the config's model keys must agree)
         from playworld.wm.model import load_world_model
         expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k != 'sigma_data'})
-        model = load_world_model(rk['init_from'], expect).train()
+        model = load_world_model(rc.init_from, expect).train()
     else: model = ActionVideoDenoiser(size=H, action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **mk)
     out.mkdir(parents=True, exist_ok=True)
     with atomic_write(out/'split.json', 'w') as f: json.dump(dict(data=str(data.resolve()), train=tr, val=va), f)
-    with atomic_write(out/'config.json', 'w') as f: json.dump(dict(cfg or {}), f, indent=1)
+    with atomic_write(out/'config.json', 'w') as f: json.dump({k: resolved[k] for k in cfg}, f, indent=1)   # the keys given, typed
     res = train_world_model(model, ds, tcfg, out, progress=progress, resume=resume)
     if va: write_validation_video(model, [eps[i] for i in va[:4]], out/'val_rollouts.mp4')
     return dict(res, episodes=len(eps), train_windows=len(ds), model=model)

@@ -1,0 +1,51 @@
+"""Every training setting is coerced to the type its config declares, on both ways in: `playworld train --set` and the
+train stage's papermill parameters. `bf16=false` and `bf16=False` both turn bf16 off (and the resolved config in the
+output folder says so); `bf16=maybe` is refused naming the setting, the value and the expected type
+(an unknown key, refused with the valid ones, is tested in-process in test_bad_inputs.py)."""
+import json, subprocess
+from pathlib import Path
+import pytest
+
+from _stages import ROOT, ENV, STAGES, run_papermill, check_cell_errors
+DATA = 'data_samples/tabletop_heldout'
+TINY = ['--set', 'steps=1', '--set', 'batch_size=2', '--set', 'block_out_channels=[8,16]', '--set', 'n_ctx=2',
+        '--set', 'val_frac=0', '--set', 'max_seconds=60', '--set', 'checkpoint_every=1000']
+
+def train(out, *sets):
+    "`playworld train` on the shipped held-out episodes: one step of a tiny model."
+    return subprocess.run([str(ROOT/'.venv'/'bin'/'playworld'), 'train', '--data', DATA, '--out', str(out), *TINY, *sets],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+
+@pytest.mark.parametrize('text', ['false', 'False'])
+def test_cli_bf16_off(text, tmp_path):
+    r = train(tmp_path/'m', '--set', f'bf16={text}')
+    assert r.returncode == 0, r.stderr[-3000:]
+    cfg = json.loads((tmp_path/'m'/'config.json').read_text())            # the given settings, resolved to their types
+    assert cfg['bf16'] is False and cfg['block_out_channels'] == [8, 16] and cfg['steps'] == 1, cfg
+    assert json.loads((tmp_path/'m'/'train_history.json').read_text())['config']['bf16'] is False   # what the loop ran with
+    assert json.loads((tmp_path/'m'/'model'/'config.json').read_text())['block_out_channels'] == [8, 16]
+
+def test_cli_bf16_bad_value(tmp_path):
+    r = train(tmp_path/'m', '--set', 'bf16=maybe')
+    assert r.returncode == 2, (r.returncode, r.stderr[-3000:])
+    for s in ('bf16', "'maybe'", 'bool'): assert s in r.stderr, f"{s!r} not in: {r.stderr[-2000:]}"
+    assert not (tmp_path/'m'/'checkpoint').exists()
+
+def test_stage_coerces_parameters(tmp_path):
+    "Papermill hands `-p bf16 false` and `-p block_out_channels '[8, 16]'` over as text; the stage coerces them."
+    r = run_papermill(STAGES/'20_train.ipynb', tmp_path/'out.ipynb', '-p', 'data_dir', DATA, '-p', 'out_dir', str(tmp_path/'run'),
+                      '-p', 'steps', '1', '-p', 'batch_size', '2', '-p', 'bf16', 'false', '-p', 'block_out_channels', '[8, 16]', timeout=240)
+    assert r.returncode == 0, r.stderr[-3000:]
+    m = tmp_path/'run'/'models'/'tabletop'
+    cfg = json.loads((m/'config.json').read_text())
+    assert cfg['bf16'] is False and cfg['block_out_channels'] == [8, 16], cfg
+    assert json.loads((m/'train_history.json').read_text())['config']['bf16'] is False
+    assert json.loads((m/'model'/'config.json').read_text())['block_out_channels'] == [8, 16]
+
+def test_stage_bad_value_fails_in_check_cell(tmp_path):
+    r = run_papermill(STAGES/'20_train.ipynb', tmp_path/'out.ipynb', '-p', 'data_dir', DATA, '-p', 'out_dir', str(tmp_path/'run'),
+                      '-p', 'bf16', 'maybe')
+    assert r.returncode != 0
+    for s in ('bf16', "'maybe'", 'bool'): assert s in r.stderr, f"{s!r} not in: {r.stderr[-2000:]}"
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first], (errs, first)
