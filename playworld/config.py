@@ -10,7 +10,7 @@ import dataclasses, json, math, types, typing
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['coerce', 'field_types', 'from_mapping', 'parse_overrides', 'to_jsonable']
+__all__ = ['coerce', 'field_types', 'from_mapping', 'parse_overrides', 'to_jsonable', 'Presets']
 
 # %% ../nbs/02_config.ipynb #3efc452b
 _TRUE, _FALSE = ('true', 'yes', 'on', '1'), ('false', 'no', 'off', '0')
@@ -126,3 +126,14 @@ def to_jsonable(cfg)->dict: # the config as plain JSON values (tuples as lists, 
         if isinstance(v, dict): return {k: j(x) for k, x in v.items()}
         return str(v) if isinstance(v, Path) else v
     return {k: j(v) for k, v in dataclasses.asdict(cfg).items()}
+
+# %% ../nbs/02_config.ipynb #99ba7165
+class Presets:
+    "Mixin for a config dataclass with named presets in a class attribute `PRESETS` ({name: {field: value}})."
+    PRESETS: typing.ClassVar[dict] = {}
+    @classmethod
+    def preset(cls, name:str # a preset, e.g. 'smoke', 'standard' or 'full'
+              ):             # an instance: the defaults changed by `PRESETS[name]`
+        "The settings of one preset; ValueError naming an unknown preset or a bad value."
+        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r} of {cls.__name__}; expected one of {sorted(cls.PRESETS)}")
+        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 from ..core import atomic_write, frame_strip, save_png, check_writable
-from ..config import from_mapping, to_jsonable
+from ..config import from_mapping, to_jsonable, Presets
 from ..data.store import write_episodes
 from ..envs.cloth import (ClothTabletopEnv, FoldExpert, collect_folds, fold_summary, bench_cloth, CLOTH_EVENTS,
                                   FOLD_FRAC, FOLD_TOL)
@@ -28,7 +28,7 @@ def _int_at_least(k:str, v, lo:int):
     if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
 
 @dataclass
-class Params:
+class Params(Presets):
     "The cloth study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     episodes:int = 30                 # fold episodes per noise level, episodes (at least 1)
     noise_levels:list = field(default_factory=lambda: [0.0, 0.4, 0.8]) # noise levels of the noisy expert (distinct numbers >= 0; 0 is the expert)
@@ -52,12 +52,6 @@ class Params:
         if isinstance(b, bool) or not isinstance(b, (int, float)) or not b > 0: raise ValueError(f"parameter bench_seconds={b!r}: expected a number > 0")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool): raise ValueError(f"parameter seed={self.seed!r}: expected an integer")
 
-    @classmethod
-    def preset(cls, name:str # a profile: 'smoke', 'standard' or 'full'
-              )->Params:
-        "The settings a profile runs with (the defaults, changed by `PRESETS[name]`)."
-        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r}; expected one of {sorted(cls.PRESETS)}")
-        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')
 
 # %% ../../nbs/87_studies.cloth.ipynb #87f0ae2a
 def fold_strip(seed:int=0,               # layout seed

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from ..core import Episode, atomic_write, frame_strip, save_png
 from ..envs.tabletop import Scene, BLOCKS, SHAPES
-from ..config import from_mapping
+from ..config import from_mapping, Presets
 
 # %% auto #0
 __all__ = ['TRAIN_COLORS', 'HELDOUT_COLORS', 'TRAIN_OBJECTS', 'HELDOUT_OBJECTS', 'ORIGINAL_OBJECTS', 'KEY', 'STAGE', 'section',
@@ -297,7 +297,7 @@ STAGE = '60_objects.ipynb'    # its stage notebook in nbs/stages/
 section = objects_section     # the report's section, from the metrics `run` writes
 
 @dataclass
-class Params:
+class Params(Presets):
     "The object-generalization study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'shipped'         # base world model (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
     k_values:list = field(default_factory=lambda: [1, 3, 12]) # numbers of distinct training objects, objects (list of int in 1 .. 12)
@@ -332,12 +332,6 @@ class Params:
         if not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a learning rate > 0")
         if max(hz) >= self.max_steps - 4: raise ValueError(f"parameter horizons={hz!r}: expected horizons shorter than max_steps - 4 = {self.max_steps - 4} frames")
 
-    @classmethod
-    def preset(cls, name:str # a profile: 'smoke', 'standard' or 'full'
-              )->Params:
-        "The settings a profile runs with (the defaults, changed by `PRESETS[name]`)."
-        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r}; expected one of {sorted(cls.PRESETS)}")
-        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')
 
 # %% ../../nbs/82_studies.objects.ipynb #b6f7fc39
 def model_dir(p:Params, out:str|Path)->Path: # the base world model's folder

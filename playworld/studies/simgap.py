@@ -19,7 +19,7 @@ from ..rl.policy import DiffusionPolicy, evaluate_real, success_rates, save_poli
 from ..rl.grpo import real_starts, train_grpo
 from .rl import measure
 from ..wm.env import WorldModelEnv
-from ..config import from_mapping
+from ..config import from_mapping, Presets
 
 # %% auto #0
 __all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'KEY', 'STAGE', 'section', 'SceneGroupEnv', 'frame_gap', 'expert_success',
@@ -260,7 +260,7 @@ STAGE = '75_simgap.ipynb'    # its stage notebook in nbs/stages/
 section = simgap_section     # the report's section, from the metrics `run` writes
 
 @dataclasses.dataclass
-class Params:
+class Params(Presets):
     "The simgap study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'shipped'     # world model of the RL-in-world-model arm (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
     judge:str = ''            # judge folder, the world-model arm's reward (path; '': the shipped data_samples/tabletop_judge)
@@ -293,12 +293,6 @@ class Params:
             if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
         if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
 
-    @classmethod
-    def preset(cls, name:str # a profile: 'smoke', 'standard' or 'full'
-              )->Params:
-        "The settings a profile runs with (the defaults, changed by `PRESETS[name]`)."
-        if name not in cls.PRESETS: raise ValueError(f"unknown preset {name!r}; expected one of {sorted(cls.PRESETS)}")
-        return from_mapping(cls, cls.PRESETS[name], f'preset {name}')
 
 # %% ../../nbs/85_studies.simgap.ipynb #0138f511
 def _load(p:Params, out:Path)->tuple: # (world model, judge, base policy, their paths as a dict)
