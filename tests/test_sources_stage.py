@@ -1,14 +1,18 @@
-"""The three-data-sources stage (nbs/stages/65_sources.ipynb) with its smoke parameters through papermill: the JSON's
-keys and values (counts as asked, budgets met, demos all successes, means inside their intervals, equal training
-budgets), the figures and the report section; and bad parameters failing first, naming the parameter."""
+"""The three-data-sources study with its smoke preset, run twice: from its stage notebook (nbs/stages/65_sources.ipynb)
+through papermill, and by `playworld experiment sources --profile smoke` in-process: the JSON's keys and values (counts
+as asked, budgets met, demos all successes, means inside their intervals, equal training budgets), the figures and the
+report section, the two metrics identical but for timings and paths; and bad parameters failing first, naming the
+parameter."""
 import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from playworld.studies.sources import Params, SOURCE_NAMES
 NB = ROOT/'nbs'/'stages'/'65_sources.ipynb'
-SMOKE = dict(model='scratch', scale_budgets=[100, 200], train_budget=200, steps=2, batch_size=2, scratch_channels=[16, 32],
-             heldout_episodes=1, horizons=[1, 2], headline_horizon=2, replay_stride=16, max_steps=40)
+SMOKE = Params.PRESETS['smoke']
+# measured with the wall clock or naming the run folder: not compared between the two runs
+TIMING = ('timing', *(f'models.{s}.train.{k}' for s in SOURCE_NAMES for k in ('model', 'train_seconds')))
 
 
 def papermill(out_nb, *args, timeout=300):
@@ -58,6 +62,18 @@ def test_section(smoke):
     assert f"{m['models']['play']['replay']['all']['psnr']['2']:.2f}" in h
 
 
+def test_cli_matches_papermill(smoke, tmp_path):
+    "`playworld experiment sources --profile smoke` runs `run` in this process: the same metrics as the stage notebook's."
+    _, m, _ = smoke
+    r = run_cli('experiment', 'sources', '--profile', 'smoke', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.sources.json').read_text())
+    assert without(c, TIMING) == without(m, TIMING)
+    assert c['models']['play']['train']['model'] == str((tmp_path/'cli'/'sources'/'models'/'play'/'model').resolve())
+    assert '<h2>Three data sources' in (tmp_path/'cli'/'report.html').read_text()
+    assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['sources']['coverage'] == m['coverage']
+
+
 BAD = [(['-y', 'sources: [demo, teleop]'], 'sources='), (['-y', 'scale_budgets: [200, 100]'], 'scale_budgets=[200, 100]'),
        (['-p', 'steps', '0'], 'steps=0'), (['-p', 'headline_horizon', '3'], 'headline_horizon=3'),
        (['-p', 'model', 'nope'], "model='shipped'")]
@@ -71,3 +87,10 @@ def test_bad_parameters(args, expect, tmp_path):
     errs, first = check_cell_errors(tmp_path/'out.ipynb')
     assert errs == [first]                                                                    # the check cell, before heavy work
     assert not (tmp_path/'run'/'sources').exists()
+
+
+def test_experiment_bad_setting(tmp_path):
+    "`--set` goes through the study's Params: a bad value fails before any work, naming the setting."
+    r = run_cli('experiment', 'sources', '--profile', 'smoke', '--set', 'sources.steps=0', '--out', tmp_path/'cli', timeout=120)
+    assert r.returncode != 0 and 'steps=0' in r.stderr, r.stderr[-2000:]
+    assert not (tmp_path/'cli'/'sources').exists()

@@ -1,14 +1,21 @@
-"""The variability stage (nbs/stages/80_variability.ipynb) with its smoke parameters through papermill: the JSON keys and
-values (counts as asked, rates inside their Wilson intervals, every pass on the same real rollouts), the PNG figure,
-the report section; and bad parameters fail before any heavy work with a message naming them."""
+"""The variability study with its smoke preset (on the stored held-out play episodes), run twice: from its stage notebook
+(nbs/stages/80_variability.ipynb) through papermill, and by `playworld experiment variability --profile smoke` in-process:
+the JSON keys and values (counts as asked, rates inside their Wilson intervals, every pass on the same real rollouts),
+the PNG figure, the report section, the two metrics identical but for timings; and bad parameters fail before any heavy
+work with a message naming them."""
 import json, sys, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
 STAGE = ROOT/'nbs'/'stages'/'80_variability.ipynb'
-SMOKE = dict(model='shipped', data_dir='data_samples/tabletop_heldout', policies=['expert-v0', 'random-v0'], n_episodes=1, steps=8,
-             sample_seeds=2, train_seeds=2, train_sample_seeds=1, train_steps=1, train_batch_size=2, n_resamples=100)
+DATA = 'data_samples/tabletop_heldout'   # the training seeds' play data (the smoke preset would collect fresh play episodes)
+# measured with the wall clock: not compared between the two runs
+TIMING = ('timing', 'passes.*.seconds', 'train.0.train_seconds', 'train.1.train_seconds')
+
+def smoke_params()->dict:
+    from playworld.studies.variability import Params
+    return dict(Params.PRESETS['smoke'], data_dir=DATA)
 
 def papermill(out, params:dict, timeout=240):
     args = [a for k, v in params.items() for a in (('-y', f'{k}: {json.dumps(v)}') if isinstance(v, list) else ('-p', k, str(v)))]
@@ -16,6 +23,7 @@ def papermill(out, params:dict, timeout=240):
 
 def test_smoke_stage(tmp_path):
     t0 = time.time()
+    SMOKE = smoke_params()
     r = papermill(tmp_path/'out.ipynb', dict(SMOKE, out_dir=str(tmp_path/'run')))
     assert r.returncode == 0, r.stderr[-3000:]
     m = json.loads((tmp_path/'run'/'metrics'/'tabletop.variability.json').read_text())
@@ -41,6 +49,14 @@ def test_smoke_stage(tmp_path):
     html = variability_section(m, tmp_path/'run')
     assert html.startswith('<h2>') and 'expert-v0' in html and 'data:image/png;base64,' in html
     print(f"smoke stage: {time.time() - t0:.1f} s")
+    r = run_cli('experiment', 'variability', '--profile', 'smoke', '--set', f'variability.data_dir={DATA}', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.variability.json').read_text())
+    assert without(c, TIMING) == without(m, TIMING)
+    assert c['config']['data'] == DATA and (tmp_path/'cli'/'variability'/'models'/'seed1'/'model').is_dir()
+    assert '<h2>' in (tmp_path/'cli'/'report.html').read_text()
+    assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['variability']['per_policy'] == m['per_policy']
+    print(f"smoke stage and CLI: {time.time() - t0:.1f} s")
 
 BAD = [('sample_seeds', 1, ['ValueError', 'sample_seeds=1']),
        ('train_seeds', 1, ['ValueError', 'train_seeds=1']),
@@ -62,3 +78,9 @@ def test_missing_model_names_the_parameter(tmp_path):
     r = papermill(tmp_path/'out.ipynb', dict(out_dir=str(tmp_path/'empty-run')), timeout=120)
     assert r.returncode != 0 and 'FileNotFoundError' in r.stderr
     assert str(tmp_path/'empty-run'/'models'/'tabletop'/'model') in r.stderr and "model='shipped'" in r.stderr
+
+def test_experiment_bad_setting(tmp_path):
+    "`--set` goes through the study's Params: a bad value fails before any work, naming the setting."
+    r = run_cli('experiment', 'variability', '--profile', 'smoke', '--set', 'variability.sample_seeds=1', '--out', tmp_path/'cli', timeout=120)
+    assert r.returncode != 0 and 'sample_seeds=1' in r.stderr, r.stderr[-2000:]
+    assert not (tmp_path/'cli'/'variability').exists()

@@ -213,11 +213,21 @@ def add_rl_parser(sub # the `add_subparsers()` object of the playworld parser
     return c
 
 # %% ../../nbs/99_app.cli.ipynb #6f33ff11
+class _TaskFamilies:
+    "The tabletop's task families as argparse choices, imported on first use (checking a value, the help) rather than when the parser is built."
+    def _names(self)->list:
+        from playworld.envs.tabletop import TASK_FAMILIES
+        return list(TASK_FAMILIES)
+    def __iter__(self): return iter(self._names())
+    def __contains__(self, x): return x in self._names()
+    def __len__(self): return len(self._names())
+
 def _cmd_ttrl(a):
     "playworld ttrl: test-time RL on fresh layouts; prints real success before/after and the change."
-    from playworld.studies.testtime import run_ttrl
+    from playworld.studies.testtime import run_ttrl, FIRST_LAYOUT
     rl = dict(n_updates=a.updates, groups=a.groups, G=a.G, steps=a.steps) | (dict(lr=a.lr) if a.lr else {})
-    res = run_ttrl(a.out, a.checkpoint, a.judge, a.policy, a.layouts, a.first_layout, family=a.family, method=a.method, rl=rl,
+    first = FIRST_LAYOUT if a.first_layout is None else a.first_layout
+    res = run_ttrl(a.out, a.checkpoint, a.judge, a.policy, a.layouts, first, family=a.family, method=a.method, rl=rl,
                    n_real=a.n_real, n_imagined=a.n_imagined, control=not a.no_control, max_steps=a.max_steps, seed=a.seed, log=None if a.quiet else print)
     print(json.dumps(dict(layouts=res['config']['layouts'], real={k: v['rate'] for k, v in res['pooled']['real'].items()},
                           change={k: v for k, v in res['pooled']['change'].items()})))
@@ -225,15 +235,13 @@ def _cmd_ttrl(a):
 def add_ttrl_parser(sub # the `add_subparsers()` object of the playworld parser
                    )->argparse.ArgumentParser: # the `ttrl` sub-parser
     "Add `ttrl`: test-time RL from the first frame of fresh layouts, real success before/after (--out DIR [...])."
-    from playworld.envs.tabletop import TASK_FAMILIES
-    from playworld.studies.testtime import FIRST_LAYOUT
     c = sub.add_parser('ttrl', help='test-time RL from one frame: adapt the policy in the world model per fresh layout, measure real success before/after')
     c.add_argument('--out', required=True, help='output folder (ttrl.json, ttrl.png, strips)')
     c.add_argument('--checkpoint', default='shipped', help="world-model folder, or 'shipped'")
     c.add_argument('--judge', default='', help="judge folder or 'module:function' (default: the shipped judge)")
     c.add_argument('--policy', default='', help='BC diffusion-policy folder (default: data_samples/rl_lift/base_policy)')
-    c.add_argument('--layouts', type=int, default=4, help='fresh layouts'); c.add_argument('--first-layout', type=int, default=FIRST_LAYOUT)
-    c.add_argument('--family', default='lift', choices=list(TASK_FAMILIES)); c.add_argument('--method', default='dsrl', choices=['dsrl', 'grpo'])
+    c.add_argument('--layouts', type=int, default=4, help='fresh layouts'); c.add_argument('--first-layout', type=int, help='first layout seed (default: FIRST_LAYOUT of playworld.studies.testtime, 200000)')
+    c.add_argument('--family', default='lift', choices=_TaskFamilies(), metavar='FAMILY', help='task family of every layout: one of %(choices)s'); c.add_argument('--method', default='dsrl', choices=['dsrl', 'grpo'])
     c.add_argument('--updates', type=int, default=5); c.add_argument('--groups', type=int, default=1); c.add_argument('--G', type=int, default=8)
     c.add_argument('--steps', type=int, default=40, help='imagined frames per training rollout'); c.add_argument('--lr', type=float)
     c.add_argument('--n-real', type=int, default=30); c.add_argument('--n-imagined', type=int, default=8)
@@ -357,12 +365,13 @@ def _cmd_replay_categories(args):
     from pathlib import Path
     from playworld.core import atomic_write
     from playworld.data.store import EpisodeStore
-    from playworld.assets import default_checkpoint
+    from playworld.assets import default_checkpoint, default_heldout
     from playworld.wm.model import load_world_model
     from playworld.eval.categories import replay_by_category, category_figure, category_table
     ckpt = args.checkpoint or default_checkpoint()
     if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
-    store = args.store or Path(default_checkpoint() or '.').parent/'tabletop_heldout'
+    store = args.store or default_heldout()
+    if store is None: raise FileNotFoundError("no store given and no shipped held-out episodes found (data_samples/tabletop_heldout)")
     df = replay_by_category(load_world_model(ckpt), EpisodeStore(store).load_all(), tuple(args.horizons), stride=args.stride, seed=args.seed,
                             lpips_weights=args.lpips_weights)
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)

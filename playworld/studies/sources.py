@@ -6,10 +6,13 @@ as it grows, and how good a world model each makes at an equal frame budget."""
 # %% ../../nbs/83_studies.sources.ipynb #09dc55f9
 from __future__ import annotations
 import base64, html, json, math, time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 import numpy as np
 from tqdm.auto import tqdm
 from ..core import Episode, atomic_write
+from ..config import Presets
 from ..envs.tabletop import (TabletopEnv, BLOCKS, HAND_LO, HAND_HI, GRASP_Z, HALF, TABLE_Z, STEP_M, Scene)
 from ..play.collect import EventTracker, scene_ok, collect_play, collect_demos
 from ..data.events import Event, format_event
@@ -17,8 +20,9 @@ from ..ui.teleop import MOVES, command_action
 
 # %% auto #0
 __all__ = ['PAD_DIRS', 'PRIMITIVES', 'SOURCE_NAMES', 'SOURCE_FNS', 'COVERAGE_KEYS', 'COLORS', 'KEY', 'STAGE', 'section',
-           'PRESETS', 'pad_command', 'PadOperator', 'collect_human', 'collect_source', 'take_frames', 'coverage_curves',
-           'train_per_source', 'replay_by_source', 'coverage_figure', 'wm_figure', 'sources_section']
+           'pad_command', 'PadOperator', 'collect_human', 'collect_source', 'take_frames', 'coverage_curves',
+           'train_per_source', 'replay_by_source', 'coverage_figure', 'wm_figure', 'sources_section', 'Params',
+           'model_dir', 'run']
 
 # %% ../../nbs/83_studies.sources.ipynb #80abda83
 PAD_DIRS = {v[:2]: k for k, v in MOVES.items() if v[2] == 0 and v[:2] != (0, 0)}   # (sx, sy) signs -> planar pad command
@@ -38,6 +42,8 @@ def pad_command(delta:np.ndarray, # (3,) target minus hand-target position, m
     return None, 0.0
 
 # %% ../../nbs/83_studies.sources.ipynb #8dcea6d4
+def _clip(p): return np.clip(np.asarray(p, float), HAND_LO, HAND_HI)   # a hand-target position inside the reach box, m
+
 class PadOperator:
     "A scripted stand-in for a person on the teleop pad: goal-free primitives (reach, grasp then lift/drop/place, push, poke, pause) sent as pad commands."
     def __init__(self, weights:dict|None=None,   # primitive -> weight (default `PRIMITIVES`)
@@ -56,62 +62,57 @@ class PadOperator:
         self.rng, self.plan, self.wait, self.stuck, self.log = rng, [], 0, 0, []
         self.grip, self.v = bool(env.state()[4] > 0), 1.0
 
-# %% ../../nbs/83_studies.sources.ipynb #c6efde97
-def _clip(p): return np.clip(np.asarray(p, float), HAND_LO, HAND_HI)
+    def _primitive(self, env:TabletopEnv)->list: # waypoints [(goal (3,) | None, grip, hold steps)]
+        "Draw the next goal-free primitive and its waypoints; records (family hint, block) in `self.log`."
+        r, k = self.rng, list(self.weights); w = np.array([self.weights[x] for x in k], float)
+        kind, h = k[r.choice(len(k), p=w / w.sum())], env.data.mocap_pos[0].copy()
+        hz = r.uniform(0.54, HAND_HI[2]); self.v = r.uniform(*self.speed)
+        up = (_clip([h[0], h[1], max(h[2], hz)]), self.grip, 0)                       # lift before moving sideways
+        inreach = [b for b in BLOCKS if np.all(np.abs(env.pos(b)[:2]) < HAND_HI[:2])]
+        if kind == 'pause' or (kind != 'reach' and not inreach): return [(None, self.grip, int(r.integers(3, 11)))]
+        if kind == 'reach': return [up, (_clip([*r.uniform(HAND_LO[:2], HAND_HI[:2]), hz]), self.grip, int(r.integers(0, 4)))]
+        b = inreach[r.integers(len(inreach))]; p = env.pos(b); aim = p[:2] + r.normal(0, self.aim_sigma, 2)
+        gz = max(GRASP_Z, p[2] + GRASP_Z - TABLE_Z - HALF) + r.normal(0, 0.004)
+        if kind == 'poke':
+            self.log.append(('knock', b))
+            return [up, (_clip([*aim, hz]), self.grip, 0), (_clip([*aim, gz + 0.01]), self.grip, int(r.integers(1, 4))), (_clip([*aim, hz]), self.grip, 0)]
+        if kind == 'push':
+            a = r.uniform(0, 2 * np.pi); d = np.array([np.cos(a), np.sin(a)]); s = p[:2] - d * (HALF + 0.03)
+            self.log.append(('push', b))
+            return [up, (_clip([h[0], h[1], max(h[2], hz)]), True, 0), (_clip([*s, hz]), True, 0), (_clip([*s, GRASP_Z]), True, 0),
+                    (_clip([*(p[:2] + d * r.uniform(0.04, 0.12)), GRASP_Z]), True, 0), (_clip([*(p[:2] + d * 0.04), hz]), True, 0)]
+        lz = r.uniform(0.53, HAND_HI[2])                                               # grasp: lift, then one of five endings
+        way = [up, (_clip([*aim, hz]), False, 0), (_clip([*aim, gz]), False, 0), (_clip([*aim, gz]), True, int(r.integers(2, 4))),
+               (_clip([*aim, lz]), True, int(r.integers(0, 6)))]
+        end = ['drop', 'back', 'bowl', 'plate', 'block', 'anywhere'][r.choice(6, p=[.2, .15, .2, .15, .15, .15])]
+        others = [o for o in BLOCKS if o != b]
+        if end == 'drop': way.append((_clip([*aim, lz]), False, 0))
+        elif end == 'back': way += [(_clip([*aim, gz + 0.005]), True, 0), (_clip([*aim, gz + 0.005]), False, 0)]
+        else:
+            q = env.pos('bowl')[:2] if end == 'bowl' else env.pos('plate')[:2] if end == 'plate' else \
+                env.pos(others[r.integers(2)])[:2] if end == 'block' else r.uniform(HAND_LO[:2], HAND_HI[:2])
+            q = q + r.normal(0, self.aim_sigma, 2); rz = r.uniform(GRASP_Z + 0.01, 0.56) if end != 'block' else GRASP_Z + 2 * HALF + 0.01
+            way += [(_clip([*q, max(lz, 0.575)]), True, 0), (_clip([*q, rz]), True, 0), (_clip([*q, rz]), False, int(r.integers(0, 3)))]
+        self.log.append((_HINT[end], b))
+        return way + [(_clip([way[-1][0][0], way[-1][0][1], hz]), False, 0)]
 
-def _primitive(self:PadOperator, env:TabletopEnv)->list: # waypoints [(goal (3,) | None, grip, hold steps)]
-    "Draw the next goal-free primitive and its waypoints; records (family hint, block) in `self.log`."
-    r, k = self.rng, list(self.weights); w = np.array([self.weights[x] for x in k], float)
-    kind, h = k[r.choice(len(k), p=w / w.sum())], env.data.mocap_pos[0].copy()
-    hz = r.uniform(0.54, HAND_HI[2]); self.v = r.uniform(*self.speed)
-    up = (_clip([h[0], h[1], max(h[2], hz)]), self.grip, 0)                       # lift before moving sideways
-    inreach = [b for b in BLOCKS if np.all(np.abs(env.pos(b)[:2]) < HAND_HI[:2])]
-    if kind == 'pause' or (kind != 'reach' and not inreach): return [(None, self.grip, int(r.integers(3, 11)))]
-    if kind == 'reach': return [up, (_clip([*r.uniform(HAND_LO[:2], HAND_HI[:2]), hz]), self.grip, int(r.integers(0, 4)))]
-    b = inreach[r.integers(len(inreach))]; p = env.pos(b); aim = p[:2] + r.normal(0, self.aim_sigma, 2)
-    gz = max(GRASP_Z, p[2] + GRASP_Z - TABLE_Z - HALF) + r.normal(0, 0.004)
-    if kind == 'poke':
-        self.log.append(('knock', b))
-        return [up, (_clip([*aim, hz]), self.grip, 0), (_clip([*aim, gz + 0.01]), self.grip, int(r.integers(1, 4))), (_clip([*aim, hz]), self.grip, 0)]
-    if kind == 'push':
-        a = r.uniform(0, 2 * np.pi); d = np.array([np.cos(a), np.sin(a)]); s = p[:2] - d * (HALF + 0.03)
-        self.log.append(('push', b))
-        return [up, (_clip([h[0], h[1], max(h[2], hz)]), True, 0), (_clip([*s, hz]), True, 0), (_clip([*s, GRASP_Z]), True, 0),
-                (_clip([*(p[:2] + d * r.uniform(0.04, 0.12)), GRASP_Z]), True, 0), (_clip([*(p[:2] + d * 0.04), hz]), True, 0)]
-    lz = r.uniform(0.53, HAND_HI[2])                                               # grasp: lift, then one of five endings
-    way = [up, (_clip([*aim, hz]), False, 0), (_clip([*aim, gz]), False, 0), (_clip([*aim, gz]), True, int(r.integers(2, 4))),
-           (_clip([*aim, lz]), True, int(r.integers(0, 6)))]
-    end = ['drop', 'back', 'bowl', 'plate', 'block', 'anywhere'][r.choice(6, p=[.2, .15, .2, .15, .15, .15])]
-    others = [o for o in BLOCKS if o != b]
-    if end == 'drop': way.append((_clip([*aim, lz]), False, 0))
-    elif end == 'back': way += [(_clip([*aim, gz + 0.005]), True, 0), (_clip([*aim, gz + 0.005]), False, 0)]
-    else:
-        q = env.pos('bowl')[:2] if end == 'bowl' else env.pos('plate')[:2] if end == 'plate' else \
-            env.pos(others[r.integers(2)])[:2] if end == 'block' else r.uniform(HAND_LO[:2], HAND_HI[:2])
-        q = q + r.normal(0, self.aim_sigma, 2); rz = r.uniform(GRASP_Z + 0.01, 0.56) if end != 'block' else GRASP_Z + 2 * HALF + 0.01
-        way += [(_clip([*q, max(lz, 0.575)]), True, 0), (_clip([*q, rz]), True, 0), (_clip([*q, rz]), False, int(r.integers(0, 3)))]
-    self.log.append((_HINT[end], b))
-    return way + [(_clip([way[-1][0][0], way[-1][0][1], hz]), False, 0)]
+    def __call__(self, env:TabletopEnv)->np.ndarray: # (4,) float32 pad action [dx, dy, dz, grip]
+        "The next pad action: hold or hesitate, toggle the gripper, else the pad command towards the current waypoint (a new primitive when the plan is done)."
+        r = self.rng
+        if self.wait > 0: self.wait -= 1; return command_action('stay', self.grip)
+        if r.random() < self.p_hesitate: self.wait = int(r.integers(0, 4)); return command_action('stay', self.grip)
+        for _ in range(8):                                        # skip waypoints already reached
+            if not self.plan: self.plan, self.stuck = self._primitive(env), 0
+            goal, grip, hold = self.plan[0]
+            if grip != self.grip: self.grip = grip; return command_action('grip', self.grip)
+            cmd, dist = pad_command(goal - env.data.mocap_pos[0], self.tol) if goal is not None else (None, 0.)
+            self.stuck += 1
+            if cmd is not None and self.stuck <= 40:
+                return command_action(cmd, self.grip, float(np.clip(dist / STEP_M, 0.2, 1) * self.v))
+            if hold > 0 and self.stuck <= 40 + hold: self.plan[0] = (goal, grip, hold - 1); return command_action('stay', self.grip)
+            self.plan.pop(0); self.stuck = 0
+        return command_action('stay', self.grip)
 
-PadOperator._primitive = _primitive
-
-def _op_call(self:PadOperator, env:TabletopEnv)->np.ndarray: # (4,) float32 pad action [dx, dy, dz, grip]
-    r = self.rng
-    if self.wait > 0: self.wait -= 1; return command_action('stay', self.grip)
-    if r.random() < self.p_hesitate: self.wait = int(r.integers(0, 4)); return command_action('stay', self.grip)
-    for _ in range(8):                                        # skip waypoints already reached
-        if not self.plan: self.plan, self.stuck = self._primitive(env), 0
-        goal, grip, hold = self.plan[0]
-        if grip != self.grip: self.grip = grip; return command_action('grip', self.grip)
-        cmd, dist = pad_command(goal - env.data.mocap_pos[0], self.tol) if goal is not None else (None, 0.)
-        self.stuck += 1
-        if cmd is not None and self.stuck <= 40:
-            return command_action(cmd, self.grip, float(np.clip(dist / STEP_M, 0.2, 1) * self.v))
-        if hold > 0 and self.stuck <= 40 + hold: self.plan[0] = (goal, grip, hold - 1); return command_action('stay', self.grip)
-        self.plan.pop(0); self.stuck = 0
-    return command_action('stay', self.grip)
-
-PadOperator.__call__ = _op_call
 
 # %% ../../nbs/83_studies.sources.ipynb #51072329
 def _relabel(env:TabletopEnv, tasks0:list, done0:set, log:list, rng:np.random.Generator)->tuple: # (Task, success)
@@ -225,7 +226,8 @@ def train_per_source(stores:dict,        # name -> store folder of that source (
                      bf16:bool=True,     # bf16 autocast
                      seed:int=0,         # episode order of the cut and training seed
                      progress:bool=False)->dict: # name -> {'model' (folder), 'frames', 'episodes', 'steps', 'train_seconds'}
-    "One world model per source on equal frame budgets and equal steps (reusing finished ones); ValueError for bad sizes."
+    "One world model per source on equal frame budgets, equal steps and, from scratch, equal initial weights (reusing finished ones); ValueError for bad sizes."
+    import torch
     from playworld.play.mixtures import build_mixture
     from playworld.wm.train import train_from_store
     if budget < 1 or steps < 1: raise ValueError(f"budget and steps must be >= 1, got budget={budget}, steps={steps}")
@@ -239,6 +241,7 @@ def train_per_source(stores:dict,        # name -> store folder of that source (
             cfg = dict(steps=steps, batch_size=batch_size, lr=lr, warmup_steps=max(1, min(50, steps // 10)), bf16=bf16, seed=seed,
                        val_frac=0.0, checkpoint_every=10**9, log_every=max(1, steps // 20))
             cfg.update(init_from=str(base)) if base else cfg.update(block_out_channels=list(channels))
+            torch.manual_seed(seed)   # the same initial weights for every source (a model from scratch draws them from the global RNG)
             train_from_store(sd, md, cfg, progress=progress)
         h = json.loads((md/'train_history.json').read_text())
         res[k] = dict(model=str(md/'model'), frames=mix['frames'], episodes=mix['episodes'], steps=h['steps'], train_seconds=h['train_seconds'],
@@ -365,41 +368,160 @@ def sources_section(m:dict,   # content of tabletop.sources.json
             f"(95 % bootstrap CIs over episodes).</p>{cov}{_img(out/'figures'/'sources_coverage.png')}"
             f"<table>{head}{wrows}</table>{_img(out/'figures'/'sources_wm.png')}")
 
-# %% ../../nbs/83_studies.sources.ipynb #e423f8ad
+# %% ../../nbs/83_studies.sources.ipynb #747ad05f
 KEY = 'sources'               # the results' key: DIR/metrics/tabletop.sources.json, `metrics['tabletop']['sources']`
 STAGE = '65_sources.ipynb'    # its stage notebook in nbs/stages/
 section = sources_section     # the report's section, from the metrics `run` writes
-# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
-PRESETS = dict(
-    smoke={'model': 'scratch',
-        'scale_budgets': [100, 200],
-        'train_budget': 200,
-        'steps': 2,
-        'batch_size': 2,
-        'scratch_channels': [16, 32],
-        'heldout_episodes': 1,
-        'horizons': [1, 2],
-        'headline_horizon': 2,
-        'replay_stride': 16,
-        'max_steps': 40},
-    standard={'model': 'tabletop',
-        'scale_budgets': [1000, 2000, 4000, 8000],
-        'train_budget': 4000,
-        'steps': 150,
-        'batch_size': 16,
-        'heldout_episodes': 4,
-        'horizons': [1, 4, 8, 16],
-        'headline_horizon': 8,
-        'replay_stride': 8,
-        'policy_episodes': 0},
-    full={'model': 'scratch',
-        'scratch_channels': [32, 64, 64, 128],
-        'scale_budgets': [2000, 4000, 8000, 16000, 32000],
-        'train_budget': 16000,
-        'steps': 4000,
-        'batch_size': 64,
-        'heldout_episodes': 20,
-        'horizons': [1, 4, 8, 16],
-        'headline_horizon': 8,
-        'replay_stride': 8,
-        'policy_episodes': 10})
+
+def _ints_ascending(k:str, v):
+    if not v or any(not isinstance(b, int) or b < 1 for b in v) or list(v) != sorted(v): raise ValueError(f"parameter {k}={v!r}: expected ascending integers >= 1")
+
+@dataclass
+class Params(Presets):
+    "The three-data-sources study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
+    model:str = 'tabletop'            # base world model fine-tuned per source (text): a model name under DIR/models, 'shipped' for data_samples/tabletop_wm, or 'scratch' for small models from scratch
+    sources:list = field(default_factory=lambda: ['demo', 'human', 'play'])   # data sources compared (list of 'demo', 'human', 'play')
+    scale_budgets:list = field(default_factory=lambda: [1000, 2000, 4000, 8000]) # frame budgets of the coverage curves, ascending, frames
+    train_budget:int = 4000           # frames of each source a world model is trained on, frames (at least 1)
+    steps:int = 200                   # training steps per world model, equal for every source, steps (at least 1)
+    batch_size:int = 16               # training windows per step, windows (at least 1)
+    lr:float = 0.0005                 # peak AdamW learning rate (positive number)
+    scratch_channels:list = field(default_factory=lambda: [16, 32, 64, 64])  # UNet widths when model is 'scratch' (list of channel counts)
+    heldout_episodes:int = 4          # held-out test episodes per source (unseen layouts and seeds), episodes (at least 1)
+    horizons:list = field(default_factory=lambda: [1, 4, 8, 16]) # open-loop replay horizons, frames after the context (ascending integers)
+    headline_horizon:int = 8          # horizon of the headline numbers and the bar figure, frames (one of horizons)
+    replay_stride:int = 8             # frames between replay start points in an episode, frames (at least 1)
+    policy_episodes:int = 0           # episodes per graded policy for Pearson r and MMRV of each model, episodes (0 skips)
+    judge:str = ''                    # judge folder for the policy evaluation (path; '' for the shipped data_samples/tabletop_judge)
+    max_steps:int = 60                # steps per episode of every source, steps (at least 8)
+    bf16:bool = True                  # bf16 autocast in training (True or False)
+    seed:int = 0                      # seeds collection, training and sampling (integer, no unit)
+    # profile -> the settings it changes
+    PRESETS:ClassVar[dict] = dict(
+        smoke={'model': 'scratch',
+            'scale_budgets': [100, 200],
+            'train_budget': 200,
+            'steps': 2,
+            'batch_size': 2,
+            'scratch_channels': [16, 32],
+            'heldout_episodes': 1,
+            'horizons': [1, 2],
+            'headline_horizon': 2,
+            'replay_stride': 16,
+            'max_steps': 40},
+        standard={'model': 'tabletop',
+            'scale_budgets': [1000, 2000, 4000, 8000],
+            'train_budget': 4000,
+            'steps': 150,
+            'batch_size': 16,
+            'heldout_episodes': 4,
+            'horizons': [1, 4, 8, 16],
+            'headline_horizon': 8,
+            'replay_stride': 8,
+            'policy_episodes': 0},
+        full={'model': 'scratch',
+            'scratch_channels': [32, 64, 64, 128],
+            'scale_budgets': [2000, 4000, 8000, 16000, 32000],
+            'train_budget': 16000,
+            'steps': 4000,
+            'batch_size': 64,
+            'heldout_episodes': 20,
+            'horizons': [1, 4, 8, 16],
+            'headline_horizon': 8,
+            'replay_stride': 8,
+            'policy_episodes': 10})
+
+    def __post_init__(self):
+        s = self.sources
+        if not s or len(set(s)) != len(s) or any(x not in SOURCE_NAMES for x in s):
+            raise ValueError(f"parameter sources={s!r}: expected a non-empty list of distinct names from {list(SOURCE_NAMES)}")
+        _ints_ascending('scale_budgets', self.scale_budgets); _ints_ascending('horizons', self.horizons)
+        if self.headline_horizon not in self.horizons: raise ValueError(f"parameter headline_horizon={self.headline_horizon!r}: expected one of horizons {self.horizons}")
+        for k, lo in [('train_budget', 1), ('steps', 1), ('batch_size', 1), ('heldout_episodes', 1), ('replay_stride', 1), ('policy_episodes', 0), ('max_steps', 8)]:
+            if not isinstance(v := getattr(self, k), int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+        if isinstance(self.lr, bool) or not isinstance(self.lr, (int, float)) or not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a positive number")
+        c = self.scratch_channels
+        if not c or any(not isinstance(x, int) or x < 4 for x in c): raise ValueError(f"parameter scratch_channels={c!r}: expected a list of integers >= 4")
+        if self.policy_episodes and self.judge and not Path(self.judge).is_dir():
+            raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
+
+# %% ../../nbs/83_studies.sources.ipynb #c2cd4740
+def model_dir(p:Params, out:str|Path)->Path|None: # the base world model's folder (None for 'scratch')
+    "The base world model the settings name; FileNotFoundError saying what to set when it is missing."
+    from playworld.assets import default_checkpoint
+    if p.model == 'scratch': return None
+    mdir = default_checkpoint() if p.model == 'shipped' else Path(out)/'models'/p.model/'model'
+    if mdir is None or not (Path(mdir)/'config.json').exists():
+        raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
+                                f"(nbs/stages/20_train.ipynb), model='shipped' for the checkpoint in data_samples/tabletop_wm, or model='scratch'")
+    return Path(mdir)
+
+def _collect(p:Params, work:Path, size:int, timing:dict)->tuple: # (data, heldout): source -> list[Episode]
+    "Every source up to the largest budget (LeRobot stores in work/data/<source>, reused when large enough) and held-out episodes from other seeds."
+    import shutil
+    from playworld.data.store import EpisodeStore, write_episodes
+    need = max(p.scale_budgets[-1], p.train_budget) + 2 * (p.max_steps + 1)
+    data, heldout = {}, {}
+    for i, s in enumerate(p.sources):
+        t0 = time.time(); d = work/'data'/s; hd = work/'heldout'/s
+        if (d/'meta'/'info.json').exists() and EpisodeStore(d).info['total_frames'] >= need: data[s] = EpisodeStore(d).load_all()
+        else:
+            shutil.rmtree(d, ignore_errors=True)
+            data[s] = collect_source(s, need, size=size, seed=p.seed + 1000 * i, max_steps=p.max_steps); write_episodes(d, data[s])
+        if (hd/'meta'/'info.json').exists() and len(EpisodeStore(hd)) == p.heldout_episodes: heldout[s] = EpisodeStore(hd).load_all()
+        else:
+            shutil.rmtree(hd, ignore_errors=True)
+            heldout[s] = SOURCE_FNS[s](p.heldout_episodes, size=size, seed=p.seed + 9_000_000 + 1000 * i, max_steps=p.max_steps, progress=False)
+            write_episodes(hd, heldout[s])
+        timing[f'collect_{s}_s'] = round(time.time() - t0, 1)
+        print(f"{s:>6}: {len(data[s])} episodes, {sum(len(e) for e in data[s])} frames, success {np.mean([e.success for e in data[s]]):.2f}; held out {len(heldout[s])}")
+    return data, heldout
+
+def _policy_eval(p:Params, wms:dict, models:dict, timing:dict):
+    "Each model as a policy evaluator (`evaluate_models`): Pearson r and MMRV with bootstrap CIs and the per-policy rows, into `models`."
+    from playworld.eval.policy import evaluate_models
+    from playworld.eval.judge import load_judge
+    from playworld.assets import default_judge
+    jp = p.judge or default_judge()
+    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    t0 = time.time()
+    ev = evaluate_models(wms, load_judge(jp), n_episodes=p.policy_episodes, steps=p.max_steps, seed=10_000 + p.seed, progress=False)
+    for k, e in ev.items():
+        models[k].update({q: e[q] for q in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci')},
+                         per_policy=[{q: r[q] for q in ('policy', 'real', 'real_ci', 'wm', 'wm_ci')} for r in e['per_policy']])
+    timing['policy_eval_s'] = round(time.time() - t0, 1)
+
+def run(p:Params,        # the settings
+        out:str|Path     # run folder DIR: reads DIR/models/<model>; writes DIR/sources, DIR/figures/sources_*.png, DIR/metrics/tabletop.sources.json
+       )->dict:          # the metrics, as written to DIR/metrics/tabletop.sources.json
+    "The three-data-sources study: collect every source, coverage at growing budgets, a world model per source at an equal budget, replay (and policy evaluation)."
+    from playworld.wm.model import load_world_model
+    out = Path(out); mdir = model_dir(p, out)
+    size = load_world_model(mdir).config.size if mdir is not None else 64
+    work = out/'sources'; t_start = time.time(); timing = {}
+    print(f"base {mdir or 'scratch'}; sources {p.sources}; {size} px")
+    data, heldout = _collect(p, work, size, timing)
+    t0 = time.time(); curves = coverage_curves(data, list(p.scale_budgets), seed=p.seed); timing['coverage_s'] = round(time.time() - t0, 1)
+    (out/'figures').mkdir(parents=True, exist_ok=True)
+    coverage_figure(curves, out/'figures'/'sources_coverage.png')
+    t0 = time.time()
+    trained = train_per_source({s: work/'data'/s for s in p.sources}, p.train_budget, work, base=mdir, steps=p.steps, batch_size=p.batch_size, lr=p.lr,
+                               channels=tuple(p.scratch_channels), bf16=p.bf16, seed=p.seed)
+    timing['train_s'] = round(time.time() - t0, 1)
+    wms = ({'base': load_world_model(mdir).eval()} if mdir is not None else {}) | {s: load_world_model(v['model']).eval() for s, v in trained.items()}
+    t0 = time.time()
+    models = {k: dict(train=trained.get(k, dict(frames=0, steps=0)), replay=replay_by_source(wm, heldout, tuple(p.horizons), p.replay_stride, p.seed))
+              for k, wm in wms.items()}
+    timing['replay_s'] = round(time.time() - t0, 1)
+    if p.policy_episodes: _policy_eval(p, wms, models, timing)
+    wm_figure(models, p.headline_horizon, out/'figures'/'sources_wm.png')
+    timing['total_s'] = round(time.time() - t_start, 1)
+    m = dict(sources=list(p.sources), heldout=list(p.sources), coverage=curves, models=models, timing=timing,
+             config=dict(model=str(mdir or 'scratch'), training='fine-tuned from ' + str(mdir) if mdir is not None else f'from scratch, widths {list(p.scratch_channels)}',
+                         scale_budgets=list(p.scale_budgets), train_budget=p.train_budget, steps=p.steps, batch_size=p.batch_size, lr=p.lr,
+                         heldout_episodes=p.heldout_episodes, horizons=list(p.horizons), headline_horizon=p.headline_horizon, replay_stride=p.replay_stride,
+                         policy_episodes=p.policy_episodes, max_steps=p.max_steps, seed=p.seed,
+                         human='scripted: playworld.studies.sources.PadOperator (goal-free, teleop-pad commands)'))
+    (out/'metrics').mkdir(parents=True, exist_ok=True)
+    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    return m

@@ -4,11 +4,14 @@
 
 # %% ../../nbs/84_studies.testtime.ipynb #aed62944
 from __future__ import annotations
-import base64, copy, html, json, time
+import base64, copy, html, json, shutil, time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 import numpy as np
 import torch
-from ..core import atomic_write, frame_strip, save_png
+from ..core import atomic_write, frame_strip, save_png, check_writable
+from ..config import Presets
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..envs.policies import wilson, run_episode
 from ..rl.policy import DiffusionPolicy, PolicyRunner, success_rates
@@ -18,9 +21,9 @@ from .rl import paired_starts, imagined_success
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
-__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'KEY', 'STAGE', 'section', 'PRESETS', 'default_policy',
-           'check_fresh_layouts', 'real_in_layout', 'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize',
-           'ttrl_experiment', 'ttrl_figure', 'ttrl_section', 'run_ttrl']
+__all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'KEY', 'STAGE', 'section', 'default_policy', 'check_fresh_layouts',
+           'real_in_layout', 'shuffled_judge', 'adapt', 'paired_bootstrap', 'summarize', 'ttrl_experiment',
+           'ttrl_figure', 'ttrl_section', 'run_ttrl', 'Params', 'artefacts', 'run']
 
 # %% ../../nbs/84_studies.testtime.ipynb #52850b5c
 USED_LAYOUT_SEEDS = {   # use -> (first, last) layout seed, inclusive
@@ -298,22 +301,95 @@ def run_ttrl(out,                      # output folder (ttrl.json, strips, ttrl.
 KEY = 'ttrl'               # the results' key: DIR/metrics/tabletop.ttrl.json, `metrics['tabletop']['ttrl']`
 STAGE = '70_ttrl.ipynb'    # its stage notebook in nbs/stages/
 section = ttrl_section     # the report's section, from the metrics `run` writes
-# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
-PRESETS = dict(
-    smoke={'model': 'shipped',
-        'n_layouts': 1,
-        'updates': 1,
-        'group_size': 2,
-        'rl_steps': 8,
-        'n_real': 2,
-        'n_imagined': 2,
-        'max_steps': 16},
-    standard={'model': 'shipped',
-        'n_layouts': 4,
-        'updates': 5,
-        'groups': 1,
-        'group_size': 8,
-        'rl_steps': 40,
-        'n_real': 30,
-        'n_imagined': 8},
-    full={'n_layouts': 20, 'updates': 16, 'groups': 2, 'group_size': 16, 'rl_steps': 40, 'n_real': 100, 'n_imagined': 32})
+
+def _int_at_least(k:str, v, lo:int):
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+
+@dataclass
+class Params(Presets):
+    "The test-time RL study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
+    model:str = 'tabletop'            # world model RL runs in: a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
+    judge:str = ''                    # judge folder (path; '': the shipped data_samples/tabletop_judge)
+    policy:str = ''                   # BC diffusion-policy folder (path; '': the shipped data_samples/rl_lift/base_policy)
+    family:str = 'lift'               # task family of every layout (family name; the shipped policy knows lift)
+    n_layouts:int = 4                 # fresh layouts, layouts (at least 1)
+    first_layout:int = FIRST_LAYOUT   # first layout seed; layouts are first_layout and up, all checked fresh (seed)
+    method:str = 'dsrl'               # test-time RL method: dsrl (noise policy, base frozen) or grpo (whole policy)
+    updates:int = 5                   # RL updates per layout, updates (at least 1)
+    groups:int = 1                    # groups per update, all from the layout's first frame, groups (at least 1)
+    group_size:int = 8                # imagined rollouts per group G, rollouts (at least 2)
+    rl_steps:int = 40                 # imagined frames per training rollout, frames (at least 1)
+    lr:float = 0.0                    # learning rate (0: 3e-3 for dsrl, 3e-5 for grpo)
+    n_real:int = 30                   # real episodes per layout and arm (before, after, control), episodes (at least 1)
+    n_imagined:int = 8                # imagined rollouts per layout and arm from the first frame, rollouts (at least 0)
+    control:bool = True               # also run the control, the same updates with the judge's verdicts shuffled
+    max_steps:int = 60                # real episode length, and imagined frames in the measurement, steps (at least 8)
+    seed:int = 0                      # seeds RL, the policy noise and the world-model sampling (integer >= 0)
+    # profile -> the settings it changes
+    PRESETS:ClassVar[dict] = dict(
+        smoke={'model': 'shipped',
+            'n_layouts': 1,
+            'updates': 1,
+            'group_size': 2,
+            'rl_steps': 8,
+            'n_real': 2,
+            'n_imagined': 2,
+            'max_steps': 16},
+        standard={'model': 'shipped',
+            'n_layouts': 4,
+            'updates': 5,
+            'groups': 1,
+            'group_size': 8,
+            'rl_steps': 40,
+            'n_real': 30,
+            'n_imagined': 8},
+        full={'n_layouts': 20, 'updates': 16, 'groups': 2, 'group_size': 16, 'rl_steps': 40, 'n_real': 100, 'n_imagined': 32})
+
+    def __post_init__(self):
+        if self.family not in TASK_FAMILIES: raise ValueError(f"parameter family={self.family!r}: expected one of {sorted(TASK_FAMILIES)}")
+        if self.method not in ('dsrl', 'grpo'): raise ValueError(f"parameter method={self.method!r}: expected 'dsrl' or 'grpo'")
+        for k, lo in [('n_layouts', 1), ('first_layout', 0), ('updates', 1), ('groups', 1), ('group_size', 2), ('rl_steps', 1),
+                      ('n_real', 1), ('n_imagined', 0), ('max_steps', 8), ('seed', 0)]: _int_at_least(k, getattr(self, k), lo)
+        lr = self.lr
+        if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr >= 0: raise ValueError(f"parameter lr={lr!r}: expected a number >= 0 (0: the method's default)")
+        self.lr = float(lr)
+        if not isinstance(self.control, bool): raise ValueError(f"parameter control={self.control!r}: expected True or False")
+        try: check_fresh_layouts(self.layouts)
+        except ValueError as e: raise ValueError(f"parameter first_layout={self.first_layout!r} (n_layouts={self.n_layouts}): {e}; expected fresh seeds, e.g. {FIRST_LAYOUT}") from None
+
+    @property
+    def layouts(self)->list: return list(range(self.first_layout, self.first_layout + self.n_layouts))  # the layout seeds
+
+
+# %% ../../nbs/84_studies.testtime.ipynb #c595ec68
+def artefacts(p:Params,   # the settings (model, judge, policy)
+              out,        # run folder DIR (a model name is read from DIR/models/<model>/model)
+             )->tuple:    # (world-model folder, judge folder, policy folder), as Paths
+    "The world model, judge and BC policy the study reads; FileNotFoundError naming the missing one and what to set."
+    from playworld.assets import default_checkpoint, default_judge
+    mdir = default_checkpoint() if p.model == 'shipped' else Path(out)/'models'/p.model/'model'
+    if mdir is None or not (Path(mdir)/'config.json').exists():
+        raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
+                                f"(nbs/stages/20_train.ipynb), or model='shipped' for the checkpoint in data_samples/tabletop_wm")
+    jp = p.judge or default_judge()
+    if jp is None or not Path(jp).is_dir(): raise FileNotFoundError(f"judge={p.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
+    pp = p.policy or default_policy()
+    if pp is None or not (Path(pp)/'config.json').exists(): raise FileNotFoundError(f"policy={p.policy!r}: no diffusion-policy folder there (set it to a folder save_policy wrote, or '' for data_samples/rl_lift/base_policy)")
+    return Path(mdir), Path(jp), Path(pp)
+
+def run(p:Params,        # the settings
+        out:str|Path     # run folder DIR: writes DIR/ttrl, DIR/figures/ttrl*.png, DIR/metrics/tabletop.ttrl.json
+       )->dict:          # the metrics, as written to DIR/metrics/tabletop.ttrl.json
+    "The test-time RL study: `run_ttrl` on the fresh layouts of `p`, its figures for the report and the metrics."
+    out = Path(out); t0 = time.time(); check_writable(out)
+    mdir, jp, pp = artefacts(p, out)
+    print(f"world model {mdir}; judge {jp}; policy {pp}; layouts {p.layouts}")
+    rl = dict(n_updates=p.updates, groups=p.groups, G=p.group_size, steps=p.rl_steps) | (dict(lr=p.lr) if p.lr else {})
+    res = run_ttrl(out/'ttrl', mdir, jp, pp, p.n_layouts, p.first_layout, family=p.family, method=p.method, rl=rl,
+                   n_real=p.n_real, n_imagined=p.n_imagined, control=p.control, max_steps=p.max_steps, seed=p.seed)
+    m = res | dict(config=res['config'] | dict(model=str(mdir), judge=str(jp), policy=str(pp), seconds=time.time() - t0))
+    (out/'figures').mkdir(parents=True, exist_ok=True); (out/'metrics').mkdir(parents=True, exist_ok=True)
+    for a, b in (('ttrl.png', 'ttrl.png'), ('strip_real.png', 'ttrl_strip.png'), ('strip_imagined.png', 'ttrl_strip_imagined.png')):
+        shutil.copy(out/'ttrl'/a, out/'figures'/b)
+    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    return m

@@ -7,19 +7,22 @@ MMRV per seed, their spread split into a sampling-seed and a training-seed part.
 # %% ../../nbs/86_studies.variability.ipynb #e3fa2226
 from __future__ import annotations
 import base64, copy, html, io, json, shutil, time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 import numpy as np
 import torch
 from tqdm.auto import tqdm
 from ..core import atomic_write
+from ..config import Presets
 from ..envs.policies import GRADED, wilson
 from ..eval.metrics import METRICS, policy_bootstrap
 from ..eval.policy import real_rollouts, run_imagined, judge_rollouts
 
 # %% auto #0
-__all__ = ['SEED_STEP', 'KIND_LABELS', 'KEY', 'STAGE', 'section', 'PRESETS', 'sample_seeds', 'spread', 'variance_components',
+__all__ = ['SEED_STEP', 'KIND_LABELS', 'KEY', 'STAGE', 'section', 'sample_seeds', 'spread', 'variance_components',
            'train_seed_models', 'variability_eval', 'variability_metrics', 'seed_scatter_figure', 'seed_metric_figure',
-           'save_variability_png', 'variability_section']
+           'save_variability_png', 'variability_section', 'Params', 'model_dir', 'run']
 
 # %% ../../nbs/86_studies.variability.ipynb #2e2b06ba
 SEED_STEP = 1_000_003   # distance between sampling seeds: pass k samples batch b with seed + k·SEED_STEP + b·batch_size
@@ -280,42 +283,134 @@ def variability_section(m:dict, # content of `tabletop.variability.json` (`varia
     h += [fig(seed_scatter_figure(m)), fig(seed_metric_figure(m))]
     return '\n'.join(h)
 
-# %% ../../nbs/86_studies.variability.ipynb #13e6800f
+# %% ../../nbs/86_studies.variability.ipynb #bb6ffec6
 KEY = 'variability'               # the results' key: DIR/metrics/tabletop.variability.json, `metrics['tabletop']['variability']`
 STAGE = '80_variability.ipynb'    # its stage notebook in nbs/stages/
 section = variability_section     # the report's section, from the metrics `run` writes
-# profile -> the stage parameters it changes (until this study has its `Params`, whose class-level presets these become)
-PRESETS = dict(
-    smoke={'model': 'shipped',
-        'policies': ['expert-v0', 'random-v0'],
-        'n_episodes': 1,
-        'steps': 8,
-        'sample_seeds': 2,
-        'train_seeds': 2,
-        'train_sample_seeds': 1,
-        'train_steps': 1,
-        'train_batch_size': 2,
-        'n_resamples': 100},
-    standard={'policies': ['expert-v0', 'ou0.5-v0', 'release0.5-v0', 'mixed-v0', 'offset3cm-v0', 'ou1-v0', 'wrong0.9-v0',
-                     'random-v0'],
-        'n_episodes': 6,
-        'steps': 60,
-        'sample_seeds': 3,
-        'train_seeds': 3,
-        'train_sample_seeds': 2,
-        'train_steps': 100,
-        'train_batch_size': 16,
-        'train_lr': 0.001,
-        'init': 'base',
-        'batch_size': 48},
-    full={'policies': [],
-        'n_episodes': 30,
-        'steps': 60,
-        'sample_seeds': 5,
-        'train_seeds': 5,
-        'train_sample_seeds': 3,
-        'train_steps': 20000,
-        'train_batch_size': 32,
-        'init': 'scratch',
-        'batch_size': 128,
-        'n_resamples': 2000})
+
+@dataclass
+class Params(Presets):
+    "The variability study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
+    model:str = 'tabletop'            # base world model (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
+    judge:str = ''                    # judge folder (path; '': the shipped data_samples/tabletop_judge)
+    data_dir:str = ''                 # play store the training seeds train on (path; '': DIR/data/tabletop, else fresh play episodes)
+    play_episodes:int = 60            # play episodes collected into DIR/variability/play when there is no store, episodes (≥ 1)
+    policies:list = field(default_factory=list) # graded policy ids (list of text; empty: all 11)
+    n_episodes:int = 6                # real episodes per policy, shared by every pass, episodes (≥ 1)
+    steps:int = 60                    # control steps per episode, steps (≥ 8; 60 steps at 20 Hz last 3 s)
+    seed:int = 10000                  # first scene seed of the evaluation episodes, also the first sampling seed (integer)
+    sample_seeds:int = 3              # sampling-noise seeds of the base model, seeds (≥ 2)
+    train_seeds:int = 3               # world models trained with different seeds, models (0: none; else ≥ 2)
+    train_sample_seeds:int = 2        # sampling seeds per trained model, seeds (≥ 1; 2 or more to split the spread)
+    train_steps:int = 100             # optimizer steps per trained model, steps (≥ 1)
+    train_batch_size:int = 16         # windows per training step, windows (≥ 1)
+    train_lr:float = 1e-3             # peak AdamW learning rate of the trained models, 1/step (> 0)
+    init:str = 'base'                 # trained models start from 'base' (fine-tune the base weights) or 'scratch' (fresh seeded weights)
+    n_resamples:int = 1000            # episode-bootstrap resamples per pass (≥ 100)
+    batch_size:int = 32               # imagined rollouts at once (≥ 1)
+    # profile -> the settings it changes
+    PRESETS:ClassVar[dict] = dict(
+        smoke={'model': 'shipped',
+            'policies': ['expert-v0', 'random-v0'],
+            'n_episodes': 1,
+            'steps': 8,
+            'sample_seeds': 2,
+            'train_seeds': 2,
+            'train_sample_seeds': 1,
+            'train_steps': 1,
+            'train_batch_size': 2,
+            'n_resamples': 100},
+        standard={'policies': ['expert-v0', 'ou0.5-v0', 'release0.5-v0', 'mixed-v0', 'offset3cm-v0', 'ou1-v0', 'wrong0.9-v0',
+                         'random-v0'],
+            'n_episodes': 6,
+            'steps': 60,
+            'sample_seeds': 3,
+            'train_seeds': 3,
+            'train_sample_seeds': 2,
+            'train_steps': 100,
+            'train_batch_size': 16,
+            'train_lr': 0.001,
+            'init': 'base',
+            'batch_size': 48},
+        full={'policies': [],
+            'n_episodes': 30,
+            'steps': 60,
+            'sample_seeds': 5,
+            'train_seeds': 5,
+            'train_sample_seeds': 3,
+            'train_steps': 20000,
+            'train_batch_size': 32,
+            'init': 'scratch',
+            'batch_size': 128,
+            'n_resamples': 2000})
+
+    def __post_init__(self):
+        for k, lo in [('play_episodes', 1), ('n_episodes', 1), ('steps', 8), ('sample_seeds', 2), ('train_seeds', 0), ('train_sample_seeds', 1),
+                      ('train_steps', 1), ('train_batch_size', 1), ('n_resamples', 100), ('batch_size', 1)]:
+            if not isinstance(v := getattr(self, k), int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+        if self.train_seeds == 1: raise ValueError(f"parameter train_seeds={self.train_seeds!r}: expected 0 (no trained models) or >= 2 (a spread needs two)")
+        if not (isinstance(self.train_lr, (int, float)) and not isinstance(self.train_lr, bool) and self.train_lr > 0):
+            raise ValueError(f"parameter train_lr={self.train_lr!r}: expected a learning rate > 0")
+        if self.init not in ('base', 'scratch'): raise ValueError(f"parameter init={self.init!r}: expected 'base' or 'scratch'")
+        pol = self.policies
+        if not isinstance(pol, list) or any(q not in GRADED for q in pol) or len(pol) == 1:
+            raise ValueError(f"parameter policies={pol!r}: expected [] (all) or a list of 2 or more of {list(GRADED)}")
+        if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
+        if self.data_dir and not (Path(self.data_dir)/'meta'/'info.json').exists():
+            raise FileNotFoundError(f"data_dir={self.data_dir!r}: no episode store there ({Path(self.data_dir)/'meta'/'info.json'} missing); set it to a LeRobot v3 store or '' ")
+
+# %% ../../nbs/86_studies.variability.ipynb #a5b11675
+def model_dir(p:Params, out:str|Path)->Path: # the base world model's folder
+    "The base world model the settings name; FileNotFoundError saying what to set when it is missing."
+    from playworld.assets import default_checkpoint
+    mdir = default_checkpoint() if p.model == 'shipped' else Path(out)/'models'/p.model/'model'
+    if mdir is None or not (Path(mdir)/'config.json').exists():
+        raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
+                                f"(nbs/stages/20_train.ipynb), or model='shipped' for the checkpoint in data_samples/tabletop_wm")
+    return Path(mdir)
+
+def _train(p:Params, base, data:Path, work:Path)->tuple: # (trained: seed -> model, train_info: seed -> dict, data folder, seconds)
+    "The training seeds' models on the same play data (the store at `data`; else fresh play episodes kept in work/play, reused when the count matches)."
+    from playworld.data.store import EpisodeStore, write_episodes
+    if (data/'meta'/'info.json').exists(): eps = EpisodeStore(data).load_all()
+    else:
+        from playworld.play.collect import collect_play
+        data = work/'play'
+        eps = EpisodeStore(data).load_all() if (data/'meta'/'info.json').exists() else []
+        if len(eps) != p.play_episodes:
+            eps = collect_play(p.play_episodes, size=base.config.size, seed=7000, max_steps=60, progress=False)
+            shutil.rmtree(data, ignore_errors=True); write_episodes(data, eps)
+    print(f"training data {data}: {len(eps)} episodes, {sum(len(e) for e in eps)} frames")
+    t0 = time.time()
+    ms = train_seed_models(eps, base, list(range(p.train_seeds)), work/'models', steps=p.train_steps, batch_size=p.train_batch_size, lr=p.train_lr, init=p.init)
+    info = {str(s): r for s, (_, r) in ms.items()}
+    for s, r in info.items(): print(f"seed {s}: {r}")
+    return {s: m for s, (m, _) in ms.items()}, info, data, time.time() - t0
+
+def run(p:Params,        # the settings
+        out:str|Path     # run folder DIR: reads DIR/models/<model>, DIR/data/tabletop; writes DIR/variability, DIR/figures/variability.png, DIR/metrics/tabletop.variability.json
+       )->dict:          # the metrics, as written to DIR/metrics/tabletop.variability.json
+    "The variability study: the graded policies' real rollouts once, every (model, sampling seed) pass on them, the spreads over seeds."
+    from playworld.wm.model import load_world_model
+    from playworld.eval.judge import load_judge
+    from playworld.assets import default_judge
+    out = Path(out); mdir = model_dir(p, out)
+    jp = p.judge or default_judge()
+    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    base, jd = load_world_model(mdir).eval(), load_judge(jp)
+    work = out/'variability'; work.mkdir(parents=True, exist_ok=True); t_start = time.time()
+    print(f"base world model {mdir}; judge {jp}")
+    data = Path(p.data_dir) if p.data_dir else out/'data'/'tabletop'
+    trained, train_info, t_train = {}, {}, 0.0
+    if p.train_seeds: trained, train_info, data, t_train = _train(p, base, data, work)
+    res = variability_eval(base, jd, trained, p.policies or None, p.n_episodes, p.steps, p.seed, p.sample_seeds, p.train_sample_seeds,
+                           p.batch_size, p.n_resamples, progress=False)
+    m = variability_metrics(res)
+    m['timing'].update(train_s=round(t_train, 1), total_s=round(time.time() - t_start, 1))
+    m['config'] = dict(model=str(mdir), judge=str(jp), data=str(data) if p.train_seeds else None, init=p.init, train_steps=p.train_steps,
+                       train_batch_size=p.train_batch_size, train_lr=p.train_lr, n_resamples=p.n_resamples, batch_size=p.batch_size)
+    m['train'] = train_info
+    (out/'metrics').mkdir(exist_ok=True); (out/'figures').mkdir(exist_ok=True)
+    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1)
+    save_variability_png(m, out/'figures'/'variability.png')
+    return m
