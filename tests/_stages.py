@@ -9,7 +9,7 @@ STAGES = ROOT/'nbs'/'stages'
 ENV = {**os.environ, 'PYTHONPATH': f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", 'OMP_NUM_THREADS': '1',
        'MUJOCO_GL': os.environ.get('MUJOCO_GL', 'egl')}
 
-def run_papermill(nb, out, *args, timeout=300, log_output=True)->subprocess.CompletedProcess:
+def run_papermill(nb, out, *args, timeout=900, log_output=True)->subprocess.CompletedProcess:
     "papermill NB OUT ARGS... from the repo root (this checkout's package first on the path); output captured as text."
     cmd = [sys.executable, '-m', 'papermill', '--no-progress-bar', *(['--log-output'] if log_output else []), str(nb), str(out), *args]
     return subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
@@ -20,7 +20,7 @@ def check_cell_errors(out_nb)->tuple:
     i = next(i for i, c in enumerate(code) if 'injected-parameters' in c.metadata.get('tags', []))
     return [k for k, c in enumerate(code) if any(o.get('output_type') == 'error' for o in c.get('outputs', []))], i + 1
 
-def run_cli(*args, timeout=300)->subprocess.CompletedProcess:
+def run_cli(*args, timeout=900)->subprocess.CompletedProcess:
     "`playworld ARGS...` (this checkout's package first on the path), output captured as text."
     return subprocess.run([sys.executable, '-m', 'playworld.app.cli', *map(str, args)], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
 

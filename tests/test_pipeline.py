@@ -17,12 +17,12 @@ def smoke_run(tmp_path_factory):
     p = subprocess.Popen([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
     t0 = time.time()
-    while not (out/'stages'/'collect.done').exists() and p.poll() is None and time.time() - t0 < 300: time.sleep(0.2)
+    while not (out/'stages'/'collect.done').exists() and p.poll() is None and time.time() - t0 < 900: time.sleep(0.2)
     time.sleep(1.0)                                   # now inside the next stage's notebook
     os.killpg(p.pid, signal.SIGKILL); p.wait()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(NETGUARD)] + [x for x in [os.environ.get('PYTHONPATH')] if x]),
                PLAYWORLD_NETLOG=str(netlog))
-    r = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=600, env=env)
+    r = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=1800, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     return out, r, netlog
 
@@ -84,7 +84,7 @@ def test_smoke_run_artefacts(smoke_run):
 
 def test_rerun_skips_done_stages(smoke_run):
     out, _, _ = smoke_run
-    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=300)
+    p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.count('done already') == 12, p.stdout
 

