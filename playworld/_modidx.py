@@ -77,6 +77,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                   'playworld.assets.default_checkpoint': ('assets.html#default_checkpoint', 'playworld/assets.py'),
                                   'playworld.assets.default_heldout': ('assets.html#default_heldout', 'playworld/assets.py'),
                                   'playworld.assets.default_judge': ('assets.html#default_judge', 'playworld/assets.py'),
+                                  'playworld.assets.given_or_shipped': ('assets.html#given_or_shipped', 'playworld/assets.py'),
                                   'playworld.assets.shipped': ('assets.html#shipped', 'playworld/assets.py'),
                                   'playworld.assets.stages_dir': ('assets.html#stages_dir', 'playworld/assets.py')},
             'playworld.benchmarks.collect': { 'playworld.benchmarks.collect._play_leg': ( 'benchmarks.collect.html#_play_leg',

@@ -9,7 +9,7 @@ from pathlib import Path
 import playworld
 
 # %% auto #0
-__all__ = ['checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'stages_dir']
+__all__ = ['checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'given_or_shipped', 'stages_dir']
 
 # %% ../nbs/01_assets.ipynb #aa71560d
 def checkout_root()->Path:
@@ -34,6 +34,15 @@ def default_judge()->Path|None:
 def default_heldout()->Path|None:
     "The 12 held-out tabletop episodes shipped in `data_samples/tabletop_heldout` (None when absent)."
     return shipped('tabletop_heldout', 'meta/info.json')
+
+def given_or_shipped(value,       # what the user gave (a path), or None / '' for the shipped default
+                     lookup,      # a lookup of this module, e.g. `default_checkpoint`
+                     missing:str  # the error message when neither exists
+                    )->Path:      # the given path, else the shipped one
+    "The user's path, else the shipped asset; FileNotFoundError with `missing` when there is neither."
+    p = value or lookup()
+    if p is None: raise FileNotFoundError(missing)
+    return Path(p)
 
 def stages_dir()->Path:
     "The stage notebooks (`nbs/stages` of the checkout, or `PLAYWORLD_STAGES`); FileNotFoundError saying how to get them."

@@ -365,13 +365,11 @@ def _cmd_replay_categories(args):
     from pathlib import Path
     from playworld.core import atomic_write
     from playworld.data.store import EpisodeStore
-    from playworld.assets import default_checkpoint, default_heldout
+    from playworld.assets import default_checkpoint, default_heldout, given_or_shipped
     from playworld.wm.model import load_world_model
     from playworld.eval.categories import replay_by_category, category_figure, category_table
-    ckpt = args.checkpoint or default_checkpoint()
-    if ckpt is None: raise FileNotFoundError("no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
-    store = args.store or default_heldout()
-    if store is None: raise FileNotFoundError("no store given and no shipped held-out episodes found (data_samples/tabletop_heldout)")
+    ckpt = given_or_shipped(args.checkpoint, default_checkpoint, "no --checkpoint given and no shipped checkpoint found (data_samples/tabletop_wm)")
+    store = given_or_shipped(args.store, default_heldout, "no store given and no shipped held-out episodes found (data_samples/tabletop_heldout)")
     df = replay_by_category(load_world_model(ckpt), EpisodeStore(store).load_all(), tuple(args.horizons), stride=args.stride, seed=args.seed,
                             lpips_weights=args.lpips_weights)
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
@@ -435,13 +433,11 @@ def add_study_parser(sub # the `evaluate` group's `add_subparsers()` object
 def _cmd_evaluate_policy(a):
     "playworld evaluate policy: graded policies in the real env vs in the world model; prints the agreement numbers."
     from playworld.wm.model import load_world_model
-    from playworld.assets import default_checkpoint, default_judge
+    from playworld.assets import default_checkpoint, default_judge, given_or_shipped
     from playworld.eval.judge import load_judge
     from playworld.eval.policy import evaluate_policies, write_results
-    ck = a.checkpoint or default_checkpoint()
-    if ck is None: raise FileNotFoundError("no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
-    jp = a.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    ck = given_or_shipped(a.checkpoint, default_checkpoint, "no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
+    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped judge (data_samples/tabletop_judge) found")
     wm, judge = load_world_model(ck), load_judge(jp)
     pol = a.policies.split(',') if a.policies else None
     res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
