@@ -147,7 +147,7 @@ def train_pool_model(eps:list,          # training episodes
                      batch_size:int=16, # windows per step
                      lr:float=5e-4,     # peak AdamW learning rate
                      from_scratch:bool=False, # train a fresh model of the base's architecture instead of fine-tuning it
-                     bf16:bool=True,    # bf16 autocast
+                     bf16:bool|None=None, # bf16 autocast (None: where native, `core.native_bf16`)
                      seed:int=0,        # data order, noise, init
                     )->tuple:           # (model in eval mode, train_history dict)
     "Write the episodes as a store and train a world model on them (`train_from_store`), reusing a finished model of the same config."
@@ -308,7 +308,7 @@ class Params(Presets):
     batch_size:int = 16           # windows per training step, windows (>= 1)
     lr:float = 5e-4               # peak AdamW learning rate, 1/step (> 0)
     from_scratch:bool = False     # train each k from scratch (the base's architecture) instead of fine-tuning the base
-    bf16:bool = True              # bf16 autocast
+    bf16:bool|None = None         # bf16 autocast (true | false; None: where it runs natively)
     n_eval:int = 10               # replayed play episodes per evaluation set, episodes (>= 2)
     horizons:list = field(default_factory=lambda: [8, 16]) # replay horizons, frames after the context (list of int >= 1)
     stride:int = 8                # frames between replay start points, frames (>= 1)

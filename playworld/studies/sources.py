@@ -223,7 +223,7 @@ def train_per_source(stores:dict,        # name -> store folder of that source (
                      batch_size:int=16,  # windows per step
                      lr:float=5e-4,      # peak AdamW learning rate
                      channels:tuple=(16, 32, 64, 64), # UNet widths when training from scratch
-                     bf16:bool=True,     # bf16 autocast
+                     bf16:bool|None=None, # bf16 autocast (None: where native, `core.native_bf16`)
                      seed:int=0,         # episode order of the cut and training seed
                      progress:bool=False)->dict: # name -> {'model' (folder), 'frames', 'episodes', 'steps', 'train_seconds'}
     "One world model per source on equal frame budgets, equal steps and, from scratch, equal initial weights (reusing finished ones); ValueError for bad sizes."
@@ -394,7 +394,7 @@ class Params(Presets):
     policy_episodes:int = 0           # episodes per graded policy for Pearson r and MMRV of each model, episodes (0 skips)
     judge:str = ''                    # judge folder for the policy evaluation (path; '' for the shipped data_samples/tabletop_judge)
     max_steps:int = 60                # steps per episode of every source, steps (at least 8)
-    bf16:bool = True                  # bf16 autocast in training (True or False)
+    bf16:bool|None = None             # bf16 autocast in training (True | False; None: where it runs natively)
     seed:int = 0                      # seeds collection, training and sampling (integer, no unit)
     # profile -> the settings it changes
     PRESETS:ClassVar[dict] = dict(

@@ -69,7 +69,7 @@ def train_seed_models(episodes:list,        # `Episode`s to train on, the same f
                       batch_size:int=16,    # windows per step
                       lr:float=1e-3,        # peak AdamW learning rate (warmup min(50, steps/10) steps, then cosine)
                       init:str='base',      # 'base' (fine-tune the base weights) or 'scratch' (fresh weights, seeded)
-                      bf16:bool=True,       # bf16 autocast
+                      bf16:bool|None=None,  # bf16 autocast (None: where native, `core.native_bf16`)
                       max_seconds:float|None=None, # time limit per model, s (None: none)
                       progress:bool=False
                      )->dict:               # seed -> (model in eval mode, dict(steps, train_seconds, stopped_by, final_loss))
