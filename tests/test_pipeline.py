@@ -57,12 +57,7 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
     assert 0 <= t['failure']['tv_distance'] <= 1 and all(0 <= t['study'][x]['tv_distance'] <= 1 for x in t['study'])
     assert [r['budget'] for r in t['study']['play']['scaling']] == [40]
     assert abs(t['study']['demo']['frames'] - 40) <= 31 and t['study']['demo']['coverage']['success_rate'] == 1.0   # demos: successes only
-    # RL in the world model: every arm measured in the real env and in imagination, with intervals
-    for arm in ('base', 'grpo', 'dsrl', 'bc_more', 'dyna'):
-        a = t['rl'][arm]
-        for k in ('real_success', 'imagined_success'):
-            assert 0 <= a[k] <= 1 and a[f'{k}_ci'][0] <= a[k] <= a[f'{k}_ci'][1], (arm, k, a)
-    assert len(t['rl']['curves']['grpo']) == 1 and 'real_success' in t['rl']['curves']['dsrl'][0]   # smoke: 1 update, a real check after it
+    # the RL ladder's checks live in tests/test_rl_stage.py (the smoke pipeline runs no paper experiment)
 
 def test_smoke_run_artefacts(smoke_run):
     out, p, _ = smoke_run
@@ -73,20 +68,18 @@ def test_smoke_run_artefacts(smoke_run):
     nbs = sorted(x.name for x in (out/'notebooks').glob('*.ipynb'))
     assert nbs == sorted(['collect.ipynb', 'train-tabletop.ipynb', 'train-bridge.ipynb', 'evaluate-tabletop.ipynb',
                           'evaluate-bridge.ipynb', 'study-data.ipynb', 'train-study_demo_40.ipynb', 'train-study_play_40.ipynb',
-                          'train-study_mixed_40.ipynb', 'study-evaluate.ipynb', 'rl.ipynb', 'report.ipynb']), nbs
+                          'train-study_mixed_40.ipynb', 'study-evaluate.ipynb', 'report.ipynb']), nbs
     assert (out/'figures'/'study_rollouts.png').exists() and (out/'study'/'data'/'mixed_40'/'meta'/'mixture.json').exists()
-    assert (out/'figures'/'rl_strip.png').exists() and (out/'rl'/'dyna'/'data'/'meta'/'info.json').exists() and (out/'rl'/'rl.json').exists()
     page = (out/'report.html').read_text()
     assert page.count('data:image/png;base64') >= 4 and 'src="http' not in page
     assert 'The PlayWorld study' in page and 'policy evaluation in the world model' in page and 'failure prediction' in page
-    assert 'RL in the world model' in page
     assert 'report:' in p.stdout and 'PSNR@8' in p.stdout
 
 def test_rerun_skips_done_stages(smoke_run):
     out, _, _ = smoke_run
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'smoke', '--out', str(out)], capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout.count('done already') == 12, p.stdout
+    assert p.stdout.count('done already') == 11, p.stdout
 
 def test_cli_bad_profile():
     p = subprocess.run([PLAYWORLD, 'run', '--profile', 'huge', '--out', '/tmp/x'], capture_output=True, text=True)

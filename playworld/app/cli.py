@@ -10,7 +10,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
            'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_coverage_parser',
-           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'build_parser', 'main']
+           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_real_parser', 'build_parser',
+           'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -461,6 +462,39 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.set_defaults(func=_cmd_evaluate_policy)
     return p
 
+# %% ../../nbs/99_app.cli.ipynb #8db4fd60
+def _cmd_evaluate_real(a):
+    "playworld evaluate real: a saved policy's real success on fresh layouts with its Wilson 95 % interval; returns the result."
+    from playworld.core import atomic_write
+    from playworld.envs.tabletop import TASK_FAMILIES
+    from playworld.rl.policy import evaluate_real
+    from playworld.studies.rl import load_arm_policy
+    if a.family not in TASK_FAMILIES: raise ValueError(f"--family {a.family!r}: expected one of {list(TASK_FAMILIES)}")
+    if a.episodes < 1: raise ValueError(f"--episodes {a.episodes}: expected at least 1 episode")
+    pol, nf = load_arm_policy(a.policy, a.seed)
+    r = evaluate_real(pol, a.episodes, (a.family,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf)[a.family]
+    res = dict(family=a.family, n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
+               policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state)
+    if a.out:
+        with atomic_write(a.out, 'w') as f: json.dump(res, f, indent=1)
+    print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
+    return res
+
+def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
+                   )->argparse.ArgumentParser: # the `evaluate real` parser
+    "Register `playworld evaluate real --policy DIR --family F --episodes N --seed S [--json]`; sets `func`."
+    p = sub.add_parser('real', help="a saved policy's real success on fresh layouts, with its Wilson 95 % interval")
+    p.add_argument('--policy', required=True, help="policy folder (save_policy), or a DSRL arm folder of the RL ladder (noise_policy/ beside ../base)")
+    p.add_argument('--family', default='lift', choices=_TaskFamilies(), metavar='FAMILY', help='task family of every layout: one of %(choices)s')
+    p.add_argument('--episodes', type=int, default=200, help='episodes = fresh layouts (N)')
+    p.add_argument('--seed', type=int, default=93_000, help='first layout seed: layouts S .. S+N-1 (the RL ladder trains on 50000+, checks its curve on 80000+)')
+    p.add_argument('--max-steps', type=int, default=60, help='steps per episode')
+    p.add_argument('--use-state', action='store_true', help='give the policy the proprioceptive state (default: image-only, as the RL arms act)')
+    p.add_argument('--json', action='store_true', help='print {"family", "n", "successes", "rate", "ci", ...} as JSON')
+    p.add_argument('--out', help='also write the JSON to this file')
+    p.set_defaults(func=_cmd_evaluate_real)
+    return p
+
 # %% ../../nbs/99_app.cli.ipynb #877a1263
 def build_parser()->argparse.ArgumentParser:
     "The `playworld` argument parser (one sub-parser per command)."
@@ -468,12 +502,12 @@ def build_parser()->argparse.ArgumentParser:
     sub = p.add_subparsers(dest='command', required=True, metavar='COMMAND')
     r = sub.add_parser('run', help='run the main job (stage notebooks via papermill) into --out')
     r.add_argument('--profile', choices=['smoke', 'quick', 'standard', 'full'], default='quick',
-                   help='smoke: toy sizes, ~2 min; quick: ~15 min on 2 cores; standard: quick + the demo/play/mixed study, policy evaluation, RL and the six paper experiments, ~4 h 30 min on 2 cores; full: the study scaled up for a GPU')
+                   help='smoke: toy sizes, ~2 min; quick: ~15 min on 2 cores; standard: quick + the demo/play/mixed study, policy evaluation, the RL ladder and six more paper experiments, ~7 h on 2 cores; full: the study scaled up for a GPU')
     r.add_argument('--out', required=True, help='output folder DIR (notebooks, metrics.json, report.html)')
     r.add_argument('--force', action='store_true', help='re-run stages already done in DIR')
     r.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
     r.set_defaults(func=_cmd_run)
-    x = sub.add_parser('experiment', help="the paper experiments alone (cloth, objects, sources, ttrl, simgap, variability) into --out, with a report")
+    x = sub.add_parser('experiment', help="the paper experiments alone (rl, cloth, objects, sources, ttrl, simgap, variability) into --out, with a report")
     x.add_argument('names', help='comma-separated experiment keys, e.g. cloth,simgap')
     x.add_argument('--out', required=True, help='run folder DIR (a pipeline run folder is reused: its data and models are read)')
     x.add_argument('--profile', choices=['smoke', 'standard', 'full'], default='standard', help="whose parameters the experiments get")
@@ -504,9 +538,9 @@ def build_parser()->argparse.ArgumentParser:
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
     for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser): add(bs)
-    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the demo/play/mixed study')
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
-    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser): add(es)
+    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_real_parser): add(es)
     for add in (add_collect_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 

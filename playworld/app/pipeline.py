@@ -11,7 +11,7 @@ import papermill as pm
 import playworld
 from ..core import atomic_write, check_writable
 from ..assets import stages_dir
-from ..studies import cloth, objects, sources, testtime, simgap, variability
+from ..studies import rl, cloth, objects, sources, testtime, simgap, variability
 
 # %% auto #0
 __all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study_plan', 'stage_plan', 'experiment_plan',
@@ -21,8 +21,6 @@ __all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study
 _TT = dict(horizons=[1, 4, 8, 16])
 _QUICK_TRAIN = dict(tabletop=dict(steps=1100, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.12, max_seconds=540, init_from='shipped'),
                     bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150))
-_RL = dict(families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=16, groups=4, group_size=8, rl_steps=40, n_starts=32,
-           n_real=100, n_imagined=100, curve_every=4, curve_real=20, dyna_episodes=40, dyna_wm_steps=200, dyna_updates=6)
 PROFILES = {
     # every stage at toy size, ~2 min on 2 cores: what the tests run
     'smoke': dict(
@@ -31,9 +29,7 @@ PROFILES = {
                    bridge=dict(steps=4, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.25)),
         evaluate=dict(n_steps=1, stride=16, **_TT),
         study=dict(budgets=[40], train=dict(steps=3, batch_size=4, block_out_channels=[16, 32], n_ctx=2, val_frac=0.34),
-                   evaluate=dict(n_episodes=1, steps=10, n_resamples=100)),
-        rl=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2,
-                curve_every=1, curve_real=1, dyna_episodes=1, dyna_wm_steps=2, dyna_updates=1, max_steps=10)),
+                   evaluate=dict(n_episodes=1, steps=10, n_resamples=100))),
     # the README's main job, ~15 min on 2 cores
     'quick': dict(
         collect=dict(play_episodes=260, demo_episodes=20, max_steps=60, bridge_episodes=8),
@@ -41,9 +37,9 @@ PROFILES = {
         train=_QUICK_TRAIN,
         evaluate=dict(n_steps=1, stride=16, **_TT)),
     # quick + the PlayWorld study (demo / play / mixed at 3 frame budgets, 9 world models from scratch) + policy
-    # evaluation + RL: ~2 h 35 min on 2 cores (each study model: 1,200 steps, ~5 min, no time limit so that every model gets
-    # the same steps; the 10 models imagining the same 110 real rollouts: 27 min, their replays ~12 min; the rl stage
-    # ~50 min: BC 10 min, GRPO and DSRL ~6 min each, BC-more as long, Dyna 5 min, 6 measurements of ~2.5 min)
+    # evaluation: ~1 h 45 min on 2 cores (each study model: 1,200 steps, ~5 min, no time limit so that every model gets
+    # the same steps; the 10 models imagining the same 110 real rollouts: 27 min, their replays ~12 min); then the
+    # paper experiments below, the RL ladder first (its settings: `playworld.studies.rl.Params.PRESETS`)
     'standard': dict(
         collect=dict(play_episodes=300, demo_episodes=420, max_steps=60, bridge_episodes=8),
         train=_QUICK_TRAIN,
@@ -51,10 +47,7 @@ PROFILES = {
         study=dict(budgets=[3000, 6000, 12000],
                    train=dict(steps=1200, batch_size=16, block_out_channels=[16, 32, 64, 64], n_ctx=4, val_frac=0.05),
                    # replay start points every 32 frames (2 per episode): the measured run with 16 spent 23 of its 114 min in replays
-                   evaluate=dict(n_episodes=10, steps=60, replay_stride=32)),
-        # RL in the main world model: BC on 300 lift demos (7,000 steps), GRPO and DSRL 16 updates each, BC-more,
-        # one Dyna iteration; 100 real + 100 imagined episodes per arm
-        rl=_RL),
+                   evaluate=dict(n_episodes=10, steps=60, replay_stride=32))),
     # the same study scaled up for a GPU machine: larger sets, the full-size model trained longer, 30 episodes a policy
     'full': dict(
         collect=dict(play_episodes=2600, demo_episodes=3600, max_steps=60, bridge_episodes=8),
@@ -62,14 +55,12 @@ PROFILES = {
         evaluate=dict(n_steps=1, stride=8, **_TT),
         study=dict(budgets=[12000, 48000, 120000],
                    train=dict(steps=20000, batch_size=32, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.05),
-                   evaluate=dict(n_episodes=30, steps=60)),
-        rl=dict(_RL, families=['lift', 'pick_place', 'push'], bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256, store_starts=256,
-                n_real=200, n_imagined=200, curve_every=10, curve_real=50, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50)),
+                   evaluate=dict(n_episodes=30, steps=60))),
 }
 # the rest of the papers' experiments: one `playworld.studies` module each (`KEY`, its stage notebook `STAGE`, the
 # profiles' settings `Params.PRESETS`, `section` for the report; `run` where the study runs in-process), run after the
 # others; each writes DIR/metrics/tabletop.<key>.json
-STUDIES = {m.KEY: m for m in (cloth, objects, sources, testtime, simgap, variability)}
+STUDIES = {m.KEY: m for m in (rl, cloth, objects, sources, testtime, simgap, variability)}
 def presets(m)->dict: # profile -> the settings it changes
     "A study's presets (`Params.PRESETS`; module-level `PRESETS` for a study whose `Params` is not written yet)."
     return m.Params.PRESETS if hasattr(m, 'Params') else m.PRESETS
@@ -106,7 +97,6 @@ def stage_plan(profile:str # a key of `PROFILES`
     plan += [(f'train-{d}', '20_train.ipynb', dict(dataset=d, **p['train'][d])) for d in DATASETS]
     plan += [(f'evaluate-{d}', '30_evaluate.ipynb', dict(dataset=d, **p['evaluate'])) for d in DATASETS]
     if (st := p.get('study')): plan += study_plan(st['budgets'], train=st['train'], evaluate=st['evaluate'])[:-1]
-    if 'rl' in p: plan += [('rl', '50_rl.ipynb', p['rl'])]
     plan += [(k, STUDIES[k].STAGE, v) for k, v in p.get('experiments', {}).items()]
     plan += [('report', '90_report.ipynb', dict(profile=profile))]
     return plan

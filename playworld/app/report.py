@@ -108,22 +108,6 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      "main model's and each study model's imagined rollout (every 4th frame, same actions, same start).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
                      "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
                      f"<th>success rate</th><th>episodes with a failure</th><th>hand cells</th><th>contact cells</th><th>instructions</th></tr>{cov}</table>")
-    if (rl := t.get('rl')):
-        from playworld.studies.rl import rl_curves_figure, RL_ARMS
-        what = dict(base='BC diffusion policy', grpo='GRPO in the world model', dsrl='DSRL (noise policy) in the world model',
-                    bc_more='more BC, same compute', dyna='DSRL + one Dyna iteration')
-        g = lambda v: '–' if v is None else f'{100 * v:+.0f} %'
-        rows = ''.join(f"<tr><td>{a}</td><td>{what[a]}</td><td>{_ci(rl[a]['real_success'], rl[a]['real_success_ci'])}</td>"
-                       f"<td>{_ci(rl[a]['imagined_success'], rl[a]['imagined_success_ci']) if 'imagined_success' in rl[a] else '–'}</td>"
-                       f"<td>{g(rl[a]['relative_gain'])}</td><td>{rl[a].get('compute_s', 0):.0f}</td></tr>" for a in RL_ARMS if a in rl)
-        c = rl.get('config', {})
-        parts.append(f"<h2>tabletop: RL in the world model</h2><p>Families {', '.join(c.get('families', []))}; {c.get('n_real', '?')} real episodes "
-                     f"per family and arm on fresh layouts (simulator success, Wilson 95 %), imagined success = the judge on the world model's "
-                     f"rollouts from the first frame of the same layouts. All policies run image-only.</p><table><tr><th>arm</th><th>policy</th>"
-                     f"<th>real success</th><th>imagined success</th><th>real gain over base</th><th>compute, s</th></tr>{rows}</table>"
-                     + fig(rl_curves_figure({a: dict(curve=v) for a, v in rl.get('curves', {}).items()} | dict(base=rl['base'])))
-                     + "<p>The same layout played by base, GRPO, DSRL and BC-more (rows, every 4th frame), in the real tabletop:</p>" + _img(out/'figures'/'rl_strip.png')
-                     + "<p>...and imagined in the world model from its first frame:</p>" + _img(out/'figures'/'rl_strip_imagined.png'))
     return parts
 
 def _experiment_sections(t:dict, # metrics['tabletop']

@@ -12,8 +12,8 @@ from scipy import stats
 from sklearn.metrics import precision_recall_fscore_support
 
 # %% auto #0
-__all__ = ['METRICS', 'pearson', 'spearman', 'mmrv', 'bootstrap_ci', 'policy_bootstrap', 'mode_distribution', 'tv_distance',
-           'mode_precision_recall']
+__all__ = ['METRICS', 'pearson', 'spearman', 'mmrv', 'bootstrap_ci', 'paired_delta', 'policy_bootstrap', 'mode_distribution',
+           'tv_distance', 'mode_precision_recall']
 
 # %% ../../nbs/51_eval.metrics.ipynb #0bf5dac6
 def _pair(pred, real):
@@ -60,6 +60,18 @@ def bootstrap_ci(statistic,               # callable(*samples) -> float, e.g. np
     res = stats.bootstrap(tuple(np.asarray(s, float) for s in samples), statistic, paired=True, vectorized=False,
                           confidence_level=level, n_resamples=n_resamples, method=method, rng=np.random.default_rng(seed))
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+def paired_delta(a,          # (N,) outcomes (0/1 or real) of one arm, layout by layout
+                 b,          # (N,) outcomes of the other arm on the same layouts
+                 level:float=0.95, n_resamples:int=2000, seed:int=0
+                )->dict:     # {'delta': mean(a - b), 'delta_ci': [low, high]}
+    """The mean paired difference of two arms measured on the same layouts, with a paired bootstrap interval (resampling
+    layouts, `bootstrap_ci`); a difference that is the same on every layout has a zero-width interval. ValueError for
+    arrays of different lengths or empty ones."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.shape != b.shape or a.ndim != 1 or not len(a): raise ValueError(f"paired_delta needs two 1-d arrays of the same non-zero length, got {a.shape} and {b.shape}")
+    d = a - b
+    return dict(delta=float(d.mean()), delta_ci=list(bootstrap_ci(np.mean, d, level=level, n_resamples=n_resamples, seed=seed)) if d.std() > 0 else [float(d.mean())] * 2)
 
 # %% ../../nbs/51_eval.metrics.ipynb #65d65fb6
 METRICS = dict(pearson=pearson, spearman=spearman, mmrv=mmrv)   # name -> fn(pred (P,), real (P,)) -> float

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import torch
-from fastcore.basics import patch
 from ..core import atomic_write, save_png
 from ..envs.tabletop import TabletopEnv, Scene, Expert, TASK_FAMILIES
 from ..envs.policies import run_episode
+from ..envs.group import SceneGroupEnv
 from ..eval.replay import psnr
-from ..eval.metrics import bootstrap_ci
+from ..eval.metrics import bootstrap_ci, paired_delta
 from ..rl.policy import DiffusionPolicy, evaluate_real, success_rates, save_policy
 from ..rl.grpo import real_starts, train_grpo
 from .rl import measure
@@ -22,8 +22,8 @@ from ..wm.env import WorldModelEnv
 from ..config import from_mapping, Presets
 
 # %% auto #0
-__all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'KEY', 'STAGE', 'section', 'SceneGroupEnv', 'frame_gap', 'expert_success',
-           'simgap_experiment', 'simgap_metrics', 'simgap_figure', 'simgap_section', 'Params', 'run']
+__all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'KEY', 'STAGE', 'section', 'frame_gap', 'expert_success', 'simgap_experiment',
+           'simgap_metrics', 'simgap_figure', 'simgap_section', 'Params', 'run']
 
 # %% ../../nbs/85_studies.simgap.ipynb #00b5e1cb
 MISMATCHED = Scene(colors=('0.8 0.15 0.12', '0.15 0.65 0.25', '0.2 0.35 0.85'),   # same hues as the real blocks, duller shades
@@ -33,77 +33,6 @@ MISMATCHED = Scene(colors=('0.8 0.15 0.12', '0.15 0.65 0.25', '0.2 0.35 0.85'), 
                    ambient=0.6,                                        # brighter ambient light
                    camera_shift=(0.02, -0.03, 0.01),                   # camera 3.7 cm off, m
                    fovy=30.)                                           # field of view 2 degrees wider
-
-# %% ../../nbs/85_studies.simgap.ipynb #e51b74cc
-class SceneGroupEnv:
-    "G tabletops in one `Scene` with `WorldModelEnv`'s batched reset/step; `judge` is the simulator's own success. ValueError for a context that is not one of its starts."
-    def __init__(self, scene:Scene|None=None, # the simulator's scene (None: the real tabletop)
-                 size:int=64,                 # frame size, px
-                 n_ctx:int=4):                # context frames a start carries (as the world model's)
-        self.scene, self.size, self.n_ctx = scene or Scene(), size, n_ctx
-        self.envs, self._layouts, self.success, self.t, self.instruction = [], {}, None, 0, ''
-
-    def starts(self, n:int,                 # start states
-               families=('lift',),          # task families, in turn (as `real_starts`)
-               seed:int=50_000)->list:      # layout seeds seed, seed+1, ...; -> dicts as `real_starts`, frames of this scene
-        "Start states of layout seeds `seed …` rendered in this scene; ValueError for an unknown family."
-        if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {tuple(TASK_FAMILIES)}")
-        self._pool(1); out = []
-        for i in range(n):
-            f = families[i % len(families)]
-            obs, info = self.envs[0].reset(seed=seed + i, options={'task': f})
-            self._layouts[obs['image'].tobytes()] = (seed + i, f, info['instruction'])
-            out.append(dict(context=np.repeat(obs['image'][None], self.n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
-        return out
-
-    def _pool(self, G:int):
-        while len(self.envs) < G: self.envs.append(TabletopEnv(self.size, max_steps=10**9, scene=self.scene))
-
-# %% ../../nbs/85_studies.simgap.ipynb #2296eb05
-@patch
-def reset(self:SceneGroupEnv, seed:int|None=None, # unused (the layout comes from the context)
-          options:dict|None=None, # 'context' (G, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8: a start of `starts`; 'instruction' (must match)
-         )->tuple:                # obs {'image': (G, H, W, 3) uint8}, info {'instruction', 'step'}
-    "Lay out G copies of the start's layout; ValueError when the context is not a start of this simulator or the instruction differs."
-    ctx = np.asarray((options or {}).get('context', np.zeros(0)))
-    if ctx.ndim == 4: ctx = ctx[None]
-    key = ctx[0, -1].tobytes() if ctx.ndim == 5 else b''
-    if key not in self._layouts: raise ValueError("options['context'] must be the context of a start made by this simulator's `starts` (G, n_ctx, H, W, 3) uint8")
-    s, fam, ins = self._layouts[key]
-    if (want := (options or {}).get('instruction')) and want != ins: raise ValueError(f"instruction {want!r} differs from the start's {ins!r}")
-    G = len(ctx); self._pool(G); img = []
-    for e in self.envs[:G]: img.append(e.reset(seed=s, options={'task': fam})[0]['image'])
-    self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack(img)
-    return dict(image=self._img.copy()), dict(instruction=ins, step=0)
-
-@patch
-def step(self:SceneGroupEnv, actions, # (G, k, A) or (G, A) actions in [-1, 1]
-        )->tuple:                     # obs {'image' (G, H, W, 3)}, reward (G,) success so far, terminated (G,) = success, truncated (G,) False, info 'frames' (G, k, H, W, 3)
-    "Step each copy k times; a copy that has succeeded stands still (its frame repeats). ValueError for a wrong action shape."
-    if self.success is None: raise RuntimeError("call reset() before step()")
-    a = np.asarray(actions, np.float32); a = a[:, None] if a.ndim == 2 else a
-    if a.ndim != 3 or len(a) != self.G: raise ValueError(f"actions must be (G={self.G}, k, A) or (G, A), got {np.shape(actions)}")
-    fr = np.empty((self.G, a.shape[1], self.size, self.size, 3), np.uint8)
-    for i, e in enumerate(self.envs[:self.G]):
-        for t in range(a.shape[1]):
-            if not self.success[i]:
-                obs, _, term, _, _ = e.step(a[i, t]); self._img[i] = obs['image']; self.success[i] = term
-            fr[i, t] = self._img[i]
-    self.t += a.shape[1]
-    return (dict(image=self._img.copy()), self.success.astype(np.float32), self.success.copy(), np.zeros(self.G, bool),
-            dict(frames=fr, step=self.t, instruction=self.instruction))
-
-@patch
-def judge(self:SceneGroupEnv, frames, # (G, T, H, W, 3) uint8 frames of the rollouts just run (only their count is used)
-          instruction=None)->np.ndarray: # (G,) bool: the simulator's success of those rollouts
-    "The exact reward of this simulator: did each rollout since the last reset succeed; ValueError when the frames are not of that group."
-    if self.success is None or len(frames) != self.G: raise ValueError(f"judge needs the {self.G if self.success is not None else '?'} rollouts of the last reset, got {len(frames)}")
-    return self.success.copy()
-
-@patch
-def close(self:SceneGroupEnv):
-    for e in self.envs: e.close()
-    self.envs = []
 
 # %% ../../nbs/85_studies.simgap.ipynb #91f45c53
 def frame_gap(scene:Scene,              # the simulator's scene
@@ -137,10 +66,6 @@ def expert_success(scene:Scene|None=None, # scene (None: the real tabletop)
 
 # %% ../../nbs/85_studies.simgap.ipynb #d17590b7
 SIMGAP_ARMS = ('base', 'sim', 'wm')   # base policy, GRPO in the mismatched simulator, GRPO in the world model
-
-def _paired_delta(a, b)->dict: # a, b (N,) 0/1 outcomes on the same layouts -> mean(a − b) and a paired bootstrap 95 % interval
-    d = np.asarray(a, float) - np.asarray(b, float)
-    return dict(delta=float(d.mean()), delta_ci=list(bootstrap_ci(np.mean, d)) if d.std() > 0 else [float(d.mean())] * 2)
 
 def simgap_experiment(base:DiffusionPolicy,   # the BC base policy (copied, never changed)
                       wm,                     # `ActionVideoDenoiser`, the world model of the `wm` arm
@@ -187,8 +112,8 @@ def simgap_experiment(base:DiffusionPolicy,   # the BC base policy (copied, neve
         log(f"[simgap] {arm}: real {res[arm]['real_success']:.2f}, sim {res[arm]['sim_success']:.2f} ({cost:.0f} s of RL)")
     sim.close()
     for arm in ('sim', 'wm'):
-        res[arm]['real_vs_base'] = _paired_delta(res[arm]['real'], res['base']['real'])
-        res[arm]['sim_vs_base'] = _paired_delta(res[arm]['sim'], res['base']['sim'])
+        res[arm]['real_vs_base'] = paired_delta(res[arm]['real'], res['base']['real'])
+        res[arm]['sim_vs_base'] = paired_delta(res[arm]['sim'], res['base']['sim'])
     save(); return res
 
 # %% ../../nbs/85_studies.simgap.ipynb #8c6d838c

@@ -1,0 +1,72 @@
+"""The RL ladder with the smoke parameters, on the shipped data_samples only, run twice: from its stage notebook through
+papermill, and by `playworld experiment rl --profile smoke` in-process, the two metrics identical but for timings and
+the time-matched BC arm; every rung measured in the real tabletop and in imagination with consistent intervals, the
+paired gains and the oracle fraction consistent with the per-arm rates, the learning curves with their real checks,
+two Dyna iterations, the policies saved where `playworld evaluate real` reads them; bad parameters fail naming themselves."""
+import json, time
+import pytest
+
+from _stages import ROOT, run_papermill, run_cli, without
+NB = ROOT/'nbs'/'stages'/'50_rl.ipynb'
+ARMS = ('base', 'oracle', 'judge_real', 'grpo_wm', 'dsrl_wm', 'bc_more', 'dyna')
+# measured with the wall clock, not compared between the two runs; bc_more trains for as long as the longest RL arm
+# took, so its step count (and so its policy) is set by the wall clock too
+TIMING = ['lift.bc_more', 'strip_rows'] + [f'lift.{a}.compute_s' for a in ARMS] + [f'curves.lift.{a}.*.time_s' for a in ARMS]
+
+def papermill(out_nb, *args, timeout=900):
+    return run_papermill(NB, out_nb, *args, timeout=timeout, log_output=False)
+
+def test_rl_stage_smoke(tmp_path):
+    from playworld.studies.rl import Params
+    smoke = Params.PRESETS['smoke']
+    t0 = time.time()
+    args = [x for k, v in smoke.items() for x in ('-p', k, str(v))]
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args)
+    assert r.returncode == 0, r.stderr[-3000:]
+    run = tmp_path/'run'
+    m = json.loads((run/'metrics'/'tabletop.rl.json').read_text())
+    assert {'config', 'curves', 'lift'} <= set(m) and list(m['lift']) == list(ARMS)
+    b = m['lift']['base']['real_success']
+    for a in ARMS:   # every arm measured in the real env and in imagination, with intervals (moved from the smoke pipeline's checks)
+        x = m['lift'][a]
+        assert x['n_real'] == smoke['n_real'] and x['n_imagined'] == smoke['n_imagined'], (a, x)
+        for k in ('real_success', 'imagined_success'):
+            assert 0 <= x[f'{k}_ci'][0] <= x[k] <= x[f'{k}_ci'][1] <= 1, (a, k, x)
+            assert abs(x[k] * smoke['n_real'] - round(x[k] * smoke['n_real'])) < 1e-9   # successes / episodes
+        if a != 'base':
+            assert x['delta_vs_base'] == pytest.approx(x['real_success'] - b) and x['delta_vs_base_ci'][0] <= x['delta_vs_base'] <= x['delta_vs_base_ci'][1]
+            o = m['lift']['oracle']['real_success']
+            assert x['oracle_fraction'] == (pytest.approx((x['real_success'] - b) / (o - b)) if o > b else None), (a, x['oracle_fraction'])
+    c = m['curves']['lift']
+    for a in ('oracle', 'judge_real', 'grpo_wm', 'dsrl_wm'):   # smoke: 1 update of 1 group of 2 rollouts, a real check after it
+        assert len(c[a]) == smoke['rl_updates'] and c[a][0]['rollouts'] == smoke['groups'] * smoke['group_size'] and 'real_success' in c[a][0], (a, c[a])
+    assert [x['iteration'] for x in c['dyna']] == [0, 1]   # two Dyna iterations, one DSRL update each
+    rl = json.loads((run/'rl'/'rl.json').read_text())
+    assert len(rl['lift']['dyna']['iterations']) == 2 and all((run/'rl'/'dyna'/'lift'/f'iter{k}'/'data'/'meta'/'info.json').exists() for k in (0, 1))
+    for a in ARMS:
+        d = run/'rl'/'policies'/'lift'/a
+        assert (d/'config.json').exists() or (d/'noise_policy'/'config.json').exists(), a
+    assert (run/'figures'/'rl_lift_strip.png').stat().st_size > 0
+    from playworld.studies.rl import section
+    h = section(m, run)
+    assert h.startswith('<h2>') and h.count('base64') == 1 and 'of the oracle' in h
+    print(f'rl smoke stage: {time.time() - t0:.0f} s')
+    # the saved oracle arm, measured again by `playworld evaluate real` on the final layouts: the same outcomes
+    e = run_cli('evaluate', 'real', '--policy', run/'rl'/'policies'/'lift'/'oracle', '--family', 'lift', '--episodes', smoke['n_real'],
+                '--seed', m['config']['real_seed'], '--max-steps', smoke['max_steps'], '--json')
+    assert e.returncode == 0, e.stderr[-2000:]
+    er = json.loads(e.stdout.strip().splitlines()[-1])
+    assert (er['family'], er['n'], er['rate']) == ('lift', smoke['n_real'], m['lift']['oracle']['real_success']) and len(er['ci']) == 2
+    r = run_cli('experiment', 'rl', '--profile', 'smoke', '--out', tmp_path/'cli')
+    assert r.returncode == 0, r.stderr[-3000:]
+    cm = json.loads((tmp_path/'cli'/'metrics'/'tabletop.rl.json').read_text())
+    assert without(cm, TIMING) == without(m, TIMING)
+    assert 'the ladder' in (tmp_path/'cli'/'report.html').read_text()
+
+@pytest.mark.parametrize('args,expect', [(['-p', 'group_size', '1'], 'group_size=1'), (['-y', 'families: [fly]'], "families=['fly']"),
+                                         (['-y', 'arms: [base, warp]'], "arms=['base', 'warp']"),
+                                         (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'")])
+def test_rl_stage_bad_parameters(tmp_path, args, expect):
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=300)
+    assert r.returncode != 0 and expect in r.stderr, r.stderr[-2000:]
+    assert not (tmp_path/'run'/'metrics').exists()
