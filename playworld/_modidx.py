@@ -857,6 +857,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.studies.rl._load': ('studies.rl.html#_load', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl._png': ('studies.rl.html#_png', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl._strip': ('studies.rl.html#_strip', 'playworld/studies/rl.py'),
+                                      'playworld.studies.rl.check_inputs': ('studies.rl.html#check_inputs', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.dyna_iteration': ('studies.rl.html#dyna_iteration', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.imagined_success': ( 'studies.rl.html#imagined_success',
                                                                                  'playworld/studies/rl.py'),

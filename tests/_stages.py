@@ -35,3 +35,27 @@ def without(m:dict, drop)->dict:
     m = copy.deepcopy(m)
     for k in drop: pop(m, k.split('.'))
     return m
+
+def papermill_params(args)->dict:
+    "Papermill's `-p NAME VALUE` / `-y 'NAME: VALUE'` arguments as the values a stage's parameters cell receives (papermill's own conversion of `-p`)."
+    import yaml
+    from papermill.cli import _resolve_type
+    out, i = {}, 0
+    while i < len(args):
+        if args[i] == '-p': out[args[i + 1]] = _resolve_type(args[i + 2]); i += 3
+        elif args[i] == '-y': out.update(yaml.safe_load(args[i + 1])); i += 2
+        else: raise ValueError(f"expected -p NAME VALUE or -y YAML, got {args[i]!r}")
+    return out
+
+def refused(Params, args, expect, check=None)->str:
+    """The error the stage's first cell raises for these papermill arguments, raised here in-process by the same call
+    (`from_mapping(Params, ..., 'papermill')`, then `check(params)` when the stage checks its inputs too); asserts that
+    it names every string in `expect` (a str or a list; exception class names are matched against its type)."""
+    import pytest
+    from playworld.config import from_mapping
+    with pytest.raises((ValueError, FileNotFoundError)) as e:
+        p = from_mapping(Params, papermill_params(args), 'papermill')
+        if check: check(p)
+    msg = f"{type(e.value).__name__}: {e.value}"
+    for s in ([expect] if isinstance(expect, str) else expect): assert s in msg, f"{s!r} not in {msg!r}"
+    return msg

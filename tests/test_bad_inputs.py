@@ -6,6 +6,7 @@ import json, shutil, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pytest
+pytestmark = pytest.mark.xdist_group('test_bad_inputs')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT/'data_samples'/'tabletop_heldout'

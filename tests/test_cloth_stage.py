@@ -6,7 +6,7 @@ import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 NB = ROOT/'nbs'/'stages'/'55_cloth.ipynb'
 # measured with the wall clock (the speed of the scenes, collection and run times) or naming the run folder: not compared
 TIMING = ('wall_s', 'collect_s', 'collect_fps', 'fps.tabletop_fps', 'fps.cloth_fps', 'fps.slowdown', 'fps.load_avg', 'store')
@@ -49,8 +49,13 @@ def test_cloth_stage_smoke(tmp_path):
     assert '<h2>Cloth' in (tmp_path/'cli'/'report.html').read_text()
     assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['cloth']['levels'] == m['levels']
 
-@pytest.mark.parametrize('args,expect', [(['-p', 'episodes', '0'], 'episodes=0'), (['-y', 'noise_levels: [-1]'], 'noise_levels=[-1]'),
-                                         (['-p', 'bench_seconds', '0'], 'bench_seconds=0')])
+@pytest.mark.parametrize('args,expect', [(['-y', 'noise_levels: [-1]'], 'noise_levels=[-1]'), (['-p', 'bench_seconds', '0'], 'bench_seconds=0')])
+def test_cloth_bad_parameters_named(args, expect):
+    "Through the stage's first call (`from_mapping(Params, ..., 'papermill')`) in-process; the papermill path is checked once below."
+    from playworld.studies.cloth import Params
+    refused(Params, args, ['ValueError', expect])
+
+@pytest.mark.parametrize('args,expect', [(['-p', 'episodes', '0'], 'episodes=0')])
 def test_cloth_stage_bad_parameters(args, expect, tmp_path):
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=120)
     assert r.returncode != 0 and 'ValueError' in r.stderr and expect in r.stderr, r.stderr[-2000:]

@@ -3,6 +3,8 @@ import logging, pytest
 from pathlib import Path
 from playworld.data.store import EpisodeStore
 from playworld.play.run import collect_to_store, play_stream
+import pytest
+pytestmark = pytest.mark.xdist_group('test_collect_bad_input')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 @pytest.fixture(scope='module')
 def store(tmp_path_factory):

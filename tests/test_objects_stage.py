@@ -6,7 +6,7 @@ import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 STAGE = ROOT/'nbs'/'stages'/'60_objects.ipynb'
 TIMING = ('wall_s', 'points.*.train_s')   # wall-clock times: not compared between the two runs
 SMOKE = ['-y', 'k_values: [1, 3]', '-p', 'frame_budget', '120', '-p', 'episodes_per_scene', '2', '-p', 'max_steps', '20',
@@ -47,12 +47,19 @@ def test_objects_stage_smoke(tmp_path):
     assert without(c, TIMING) == without(m, TIMING)
     assert '<h2>' in (tmp_path/'cli'/'report.html').read_text()
 
-BAD = [  # (papermill args, what the message must name)
+BAD = [  # (papermill args, what the message must name): through papermill
     (['-y', 'k_values: [0, 3]'], ['ValueError', 'k_values=[0, 3]']),
-    (['-p', 'n_eval', '1'], ['ValueError', 'n_eval=1']),
-    (['-y', 'horizons: [8, 60]'], ['ValueError', 'horizons=[8, 60]', 'max_steps']),
     (['-p', 'model', 'tabletop'], ['FileNotFoundError', 'models/tabletop/model', "model='shipped'"]),
 ]
+NAMED = [  # the rest, through the stage's first call (`from_mapping(Params, ..., 'papermill')`) in-process
+    (['-p', 'n_eval', '1'], ['ValueError', 'n_eval=1']),
+    (['-y', 'horizons: [8, 60]'], ['ValueError', 'horizons=[8, 60]', 'max_steps']),
+]
+
+@pytest.mark.parametrize('args,expect', NAMED, ids=[a[-1] for a, _ in NAMED])
+def test_objects_bad_parameters_named(args, expect):
+    from playworld.studies.objects import Params
+    refused(Params, args, expect)
 
 @pytest.mark.parametrize('args,expect', BAD, ids=[a[-1] for a, _ in BAD])
 def test_objects_stage_bad_parameters(args, expect, tmp_path):

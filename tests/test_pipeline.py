@@ -2,6 +2,7 @@
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
+pytestmark = pytest.mark.xdist_group('test_pipeline')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 PLAYWORLD = str(Path(sys.executable).parent/'playworld')
 HORIZONS = ['1', '4', '8', '16']

@@ -4,6 +4,7 @@ import argparse, json
 import numpy as np
 import pytest
 import torch
+pytestmark = pytest.mark.xdist_group('test_rl_smoke')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 JUDGE_SRC = '''
 import numpy as np

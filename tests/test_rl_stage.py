@@ -6,7 +6,7 @@ two Dyna iterations, the policies saved where `playworld evaluate real` reads th
 import json, time
 import pytest
 
-from _stages import ROOT, run_papermill, run_cli, without
+from _stages import ROOT, run_papermill, run_cli, without, check_cell_errors, refused
 NB = ROOT/'nbs'/'stages'/'50_rl.ipynb'
 ARMS = ('base', 'oracle', 'judge_real', 'grpo_wm', 'dsrl_wm', 'bc_more', 'dyna')
 # measured with the wall clock, not compared between the two runs; bc_more trains for as long as the longest RL arm
@@ -60,13 +60,21 @@ def test_rl_stage_smoke(tmp_path):
     r = run_cli('experiment', 'rl', '--profile', 'smoke', '--out', tmp_path/'cli')
     assert r.returncode == 0, r.stderr[-3000:]
     cm = json.loads((tmp_path/'cli'/'metrics'/'tabletop.rl.json').read_text())
-    assert without(cm, TIMING) == without(m, TIMING)
+    a, b = without(cm, TIMING), without(m, TIMING)
+    assert a == b, {k: {x: (a[k][x], b[k].get(x)) for x in a[k] if a[k][x] != b[k].get(x)} for k in a if a[k] != b.get(k)}   # what differs, arm by arm
     assert 'the ladder' in (tmp_path/'cli'/'report.html').read_text()
 
-@pytest.mark.parametrize('args,expect', [(['-p', 'group_size', '1'], 'group_size=1'), (['-y', 'families: [fly]'], "families=['fly']"),
-                                         (['-y', 'arms: [base, warp]'], "arms=['base', 'warp']"),
-                                         (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'")])
-def test_rl_stage_bad_parameters(tmp_path, args, expect):
-    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args, timeout=300)
-    assert r.returncode != 0 and expect in r.stderr, r.stderr[-2000:]
-    assert not (tmp_path/'run'/'metrics').exists()
+def test_rl_stage_bad_parameter(tmp_path):
+    "A bad parameter fails the stage in its first cell (papermill), naming itself, before any work."
+    r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), '-p', 'group_size', '1', timeout=300)
+    assert r.returncode != 0 and 'group_size=1' in r.stderr, r.stderr[-2000:]
+    errs, first = check_cell_errors(tmp_path/'out.ipynb')
+    assert errs == [first] and not (tmp_path/'run'/'metrics').exists()
+
+@pytest.mark.parametrize('args,expect', [(['-y', 'families: [fly]'], "families=['fly']"), (['-y', 'arms: [base, warp]'], "arms=['base', 'warp']"),
+                                         (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'"),
+                                         (['-p', 'model', 'tabletop'], 'models/tabletop/model')])
+def test_rl_stage_bad_parameters_named(tmp_path, args, expect):
+    "The rest, through the same calls as the stage's first cell (`from_mapping(Params, ..., 'papermill')`, `check_inputs`), in-process."
+    from playworld.studies.rl import Params, check_inputs
+    refused(Params, args, expect, lambda p: check_inputs(p, tmp_path/'run'))

@@ -6,7 +6,7 @@ import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 NB = ROOT/'nbs'/'stages'/'75_simgap.ipynb'
 # measured with the wall clock: not compared between the two runs
 TIMING = ('gap.seconds', 'base.compute_s', 'sim.compute_s', 'wm.compute_s')
@@ -52,7 +52,12 @@ def test_simgap_stage_smoke(tmp_path):
     assert without(c, TIMING) == without(m, TIMING)
     assert '<h2>' in (tmp_path/'cli'/'report.html').read_text() and (tmp_path/'cli'/'figures'/'simgap_frames.png').exists()
 
-@pytest.mark.parametrize('args,expect', [(['-p', 'group_size', '1'], 'group_size=1'), (['-y', 'families: [fly]'], "families=['fly']"),
+def test_simgap_bad_family_named():
+    "A bad family, through the stage's first call (`from_mapping(Params, ..., 'papermill')`) in-process."
+    from playworld.studies.simgap import Params
+    refused(Params, ['-y', 'families: [fly]'], "families=['fly']")
+
+@pytest.mark.parametrize('args,expect', [(['-p', 'group_size', '1'], 'group_size=1'),
                                          (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'")])
 def test_simgap_stage_bad_parameters(tmp_path, args, expect):
     r = papermill(tmp_path/'out.ipynb', '-p', 'out_dir', str(tmp_path/'run'), *args)

@@ -7,8 +7,9 @@ import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 from playworld.studies.sources import Params, SOURCE_NAMES
+pytestmark = pytest.mark.xdist_group('test_sources_stage')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 NB = ROOT/'nbs'/'stages'/'65_sources.ipynb'
 SMOKE = Params.PRESETS['smoke']
 # measured with the wall clock or naming the run folder: not compared between the two runs
@@ -74,9 +75,14 @@ def test_cli_matches_papermill(smoke, tmp_path):
     assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['sources']['coverage'] == m['coverage']
 
 
-BAD = [(['-y', 'sources: [demo, teleop]'], 'sources='), (['-y', 'scale_budgets: [200, 100]'], 'scale_budgets=[200, 100]'),
-       (['-p', 'steps', '0'], 'steps=0'), (['-p', 'headline_horizon', '3'], 'headline_horizon=3'),
-       (['-p', 'model', 'nope'], "model='shipped'")]
+BAD = [(['-y', 'sources: [demo, teleop]'], 'sources='), (['-p', 'model', 'nope'], "model='shipped'")]   # through papermill
+NAMED = [(['-y', 'scale_budgets: [200, 100]'], 'scale_budgets=[200, 100]'), (['-p', 'steps', '0'], 'steps=0'),
+         (['-p', 'headline_horizon', '3'], 'headline_horizon=3')]   # through the stage's first call, in-process
+
+@pytest.mark.parametrize('args,expect', NAMED, ids=[b[1] for b in NAMED])
+def test_bad_parameters_named(args, expect):
+    from playworld.studies.sources import Params
+    refused(Params, args, expect)
 
 
 @pytest.mark.parametrize('args,expect', BAD, ids=[b[1] for b in BAD])

@@ -43,7 +43,7 @@ MISSING = [  # (stage, papermill args, what the message must name)
     ('35_study_data', ['-p', 'out_dir', '{tmp}/empty-run', '-p', 'play_dir', 'data_samples/tabletop_heldout', '-p', 'demo_dir',
                        'data_samples/tabletop_heldout', '-y', 'budgets: [0]'], ['ValueError', 'budgets=[0]']),
     ('40_study_evaluate', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/models', 'out_dir', 'main_model']),
-    ('50_rl', ['-p', 'out_dir', '{tmp}/empty-run'], ['FileNotFoundError', '{tmp}/empty-run/models/tabletop/model', 'out_dir', "model='shipped'"]),
+    ('50_rl', ['-p', 'out_dir', '{tmp}/empty-run', '-p', 'model', 'tabletop'], ['FileNotFoundError', '{tmp}/empty-run/models/tabletop/model', 'out_dir', "model='shipped'"]),
     ('50_rl', ['-p', 'out_dir', '{tmp}/empty-run', '-y', 'families: [fly]'], ['ValueError', "families=['fly']"]),
     ('50_rl', ['-p', 'out_dir', '{tmp}/empty-run', '-p', 'group_size', '1'], ['ValueError', 'group_size=1']),
 ]

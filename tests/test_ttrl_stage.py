@@ -7,7 +7,7 @@ import json, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 STAGE = ROOT/'nbs'/'stages'/'70_ttrl.ipynb'
 SMOKE = dict(model='shipped', n_layouts=1, updates=1, group_size=2, rl_steps=8, n_real=2, n_imagined=2, max_steps=16)
 # measured with the wall clock: not compared (the artefacts' folders are the shipped ones in both runs, so they are)
@@ -55,11 +55,18 @@ def test_ttrl_stage_smoke(tmp_path):
     assert '<h2>Test-time RL' in (tmp_path/'cli'/'report.html').read_text()
     assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['ttrl']['pooled'] == m['pooled']
 
-BAD = [  # (papermill args, what the message must name)
+BAD = [  # (papermill args, what the message must name): through papermill
     (['-p', 'group_size', '1'], ['ValueError', 'group_size=1']),
+]
+NAMED = [  # the rest, through the stage's first call (`from_mapping(Params, ..., 'papermill')`) in-process
     (['-p', 'first_layout', '90000'], ['ValueError', 'first_layout=90000', 'not fresh']),
     (['-p', 'method', 'ppo'], ['ValueError', "method='ppo'"]),
 ]
+
+@pytest.mark.parametrize('args,expect', NAMED, ids=[b[0][1] for b in NAMED])
+def test_ttrl_bad_parameters_named(args, expect):
+    from playworld.studies.testtime import Params
+    refused(Params, ['-p', 'model', 'shipped', *args], expect)
 
 @pytest.mark.parametrize('args,expect', BAD, ids=[b[0][1] for b in BAD])
 def test_ttrl_stage_bad_parameter(args, expect, tmp_path):

@@ -7,7 +7,7 @@ import json, sys, time
 from pathlib import Path
 import pytest
 
-from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without
+from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 STAGE = ROOT/'nbs'/'stages'/'80_variability.ipynb'
 DATA = 'data_samples/tabletop_heldout'   # the training seeds' play data (the smoke preset would collect fresh play episodes)
 # measured with the wall clock: not compared between the two runs
@@ -58,11 +58,17 @@ def test_smoke_stage(tmp_path):
     assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['variability']['per_policy'] == m['per_policy']
     print(f"smoke stage and CLI: {time.time() - t0:.1f} s")
 
-BAD = [('sample_seeds', 1, ['ValueError', 'sample_seeds=1']),
-       ('train_seeds', 1, ['ValueError', 'train_seeds=1']),
-       ('init', 'warm', ['ValueError', "init='warm'"]),
-       ('policies', ['expert-v0', 'nope'], ['ValueError', "policies=['expert-v0', 'nope']"]),
+BAD = [('sample_seeds', 1, ['ValueError', 'sample_seeds=1']),            # through papermill
        ('data_dir', '{tmp}/no-store', ['FileNotFoundError', '{tmp}/no-store', 'data_dir'])]
+NAMED = [('train_seeds', 1, ['ValueError', 'train_seeds=1']),           # through the stage's first call, in-process
+         ('init', 'warm', ['ValueError', "init='warm'"]),
+         ('policies', ['expert-v0', 'nope'], ['ValueError', "policies=['expert-v0', 'nope']"])]
+
+@pytest.mark.parametrize('name,value,expect', NAMED, ids=[b[0] for b in NAMED])
+def test_bad_parameter_named(name, value, expect):
+    from playworld.studies.variability import Params
+    args = [a for k, v in dict(model='shipped', **{name: value}).items() for a in (('-y', f'{k}: {json.dumps(v)}') if isinstance(v, list) else ('-p', k, str(v)))]
+    refused(Params, args, expect)
 
 @pytest.mark.parametrize('name,value,expect', BAD, ids=[b[0] for b in BAD])
 def test_bad_parameter_fails_clearly(name, value, expect, tmp_path):

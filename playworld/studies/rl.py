@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import torch
-from ..core import atomic_write, frame_strip, native_bf16, save_png
+from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
@@ -24,7 +24,7 @@ from ..wm.imagine import imagine_rollouts
 # %% auto #0
 __all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'KEY', 'STAGE', 'paired_starts', 'store_starts',
            'imagined_success', 'measure', 'ladder_summary', 'load_arm_policy', 'rl_ladder', 'dyna_iteration',
-           'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params', 'run', 'section']
+           'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -231,7 +231,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
         with atomic_write(out/'rl.json', 'w') as f: json.dump(allres, f, indent=1, default=float)
     done = lambda a: resume and a in lad and 'real_success' in lad[a] and pol_dir(a).exists()
     ms = lambda p, nf=None: measure(p, wm, judge, fam, n_real, n_imagined if wm is not None else 0, nf, seed=real_seed, max_steps=max_steps)
-    torch.manual_seed(seed)
+    seed_everything(seed)
     if not done('base'):
         save_policy(base, pol_dir('base')); lad['base'] = ms(base) | dict(compute_s=bc_seconds); save()
     log(f"[rl {family}] base: real {lad['base']['real_success']:.2f}")
@@ -241,7 +241,9 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             log(f"[rl {family}] {a}: reused from {pol_dir(a)}")
             if a == 'dsrl_wm': npol = load_noise_policy(pol_dir(a)/'noise_policy')
             continue
-        t0 = time.time()
+        # every arm starts from its own seed: its result does not depend on which arms ran before it in this process
+        # (bc_more's step count is set by the wall clock; a resumed ladder skips arms)
+        seed_everything(seed + 1000 * RL_ARMS.index(a)); t0 = time.time()
         if a in ('oracle', 'judge_real', 'grpo_wm'):
             p = copy.deepcopy(base).requires_grad_(True); cb = _curve_cb(p, fam, curve_real, curve_every, max_steps=max_steps)
             if a == 'grpo_wm':
@@ -398,27 +400,27 @@ class Params(Presets):
     base_policy:str = ''      # the base every arm starts from (path; 'shipped': data_samples/rl_lift/base_policy; '': behaviour-cloned on the demos)
     families:list = dataclasses.field(default_factory=lambda: ['lift'])  # task families, one ladder each (list of family names)
     arms:list = dataclasses.field(default_factory=lambda: list(RL_ARMS)) # the rungs to run (list of arm names; base always)
-    demo_episodes:int = 300   # scripted demos per family for BC, bc_more and Dyna, episodes (>= 1)
-    bc_steps:int = 7000       # behaviour-cloning steps of the base at batch 64, steps (>= 1)
+    demo_episodes:int = 300   # scripted demos per family for BC, bc_more and Dyna, episodes (≥ 1)
+    bc_steps:int = 7000       # behaviour-cloning steps of the base at batch 64, steps (≥ 1)
     bc_max_seconds:int = 0    # stop behaviour cloning after this long, s (0: no limit)
-    rl_updates:int = 48       # updates of every RL arm, updates (>= 1)
-    groups:int = 8            # start layouts per update, groups (>= 1)
-    group_size:int = 8        # rollouts per group G, rollouts (>= 2)
-    rl_steps:int = 40         # frames per training rollout, frames (>= 1)
+    rl_updates:int = 48       # updates of every RL arm, updates (≥ 1)
+    groups:int = 8            # start layouts per update, groups (≥ 1)
+    group_size:int = 8        # rollouts per group G, rollouts (≥ 2)
+    rl_steps:int = 40         # frames per training rollout, frames (≥ 1)
     lr:float = 1e-4           # GRPO learning rate (AdamW), 1/update (> 0)
-    kl_coef:float = 0.01      # GRPO's KL weight to the base policy (>= 0)
-    n_starts:int = 64         # training layouts (seeds 50000 and up), layouts (>= 1)
-    store_starts:int = 0      # extra world-model start states at random frames of the run's play store DIR/data/tabletop, states (>= 0)
-    n_real:int = 200          # real episodes per family and arm in the final measurement, episodes (>= 1)
-    n_imagined:int = 100      # imagined rollouts per family and arm on the same layouts, rollouts (>= 0)
+    kl_coef:float = 0.01      # GRPO's KL weight to the base policy (≥ 0)
+    n_starts:int = 64         # training layouts (seeds 50000 and up), layouts (≥ 1)
+    store_starts:int = 0      # extra world-model start states at random frames of the run's play store DIR/data/tabletop, states (≥ 0)
+    n_real:int = 200          # real episodes per family and arm in the final measurement, episodes (≥ 1)
+    n_imagined:int = 100      # imagined rollouts per family and arm on the same layouts, rollouts (≥ 0)
     real_seed:int = 93000     # first layout seed of the final measurement (no arm trains there), seed
-    curve_every:int = 8       # real check on the learning curve every this many updates, updates (>= 1)
+    curve_every:int = 8       # real check on the learning curve every this many updates, updates (≥ 1)
     curve_real:int = 50       # real episodes at each check (seeds 80000 and up), episodes (0: no checks)
-    dyna_iterations:int = 2   # Dyna iterations, iterations (>= 1)
-    dyna_episodes:int = 40    # real rollouts per Dyna iteration, episodes (>= 1)
-    dyna_wm_steps:int = 200   # world-model fine-tuning steps per Dyna iteration, steps (>= 1)
-    dyna_updates:int = 6      # DSRL updates per Dyna iteration, updates (>= 1)
-    max_steps:int = 60        # real episode length, and imagined frames in the measurement, steps (>= 8)
+    dyna_iterations:int = 2   # Dyna iterations, iterations (≥ 1)
+    dyna_episodes:int = 40    # real rollouts per Dyna iteration, episodes (≥ 1)
+    dyna_wm_steps:int = 200   # world-model fine-tuning steps per Dyna iteration, steps (≥ 1)
+    dyna_updates:int = 6      # DSRL updates per Dyna iteration, updates (≥ 1)
+    max_steps:int = 60        # real episode length, and imagined frames in the measurement, steps (≥ 8)
     seed:int = 0              # seeds demos, BC, RL and sampling (integer, no unit)
     # profile -> the settings it changes (standard: the CPU ladder on lift, the oracle's measured settings; full: three families on a GPU)
     PRESETS:ClassVar[dict] = dict(
@@ -446,21 +448,29 @@ class Params(Presets):
         if self.base_policy not in ('', 'shipped') and not (Path(self.base_policy)/'config.json').exists():
             raise FileNotFoundError(f"base_policy={self.base_policy!r}: no policy there (set it to a folder save_policy wrote, 'shipped' or '' to behaviour-clone one)")
 
-def _load(p:Params, out:Path)->tuple: # (world model or None, judge, their paths)
-    "The world model and judge the settings name; FileNotFoundError naming the setting when one is missing."
+def check_inputs(p:Params,   # the settings
+                 out,         # run folder DIR
+                )->dict:      # {'model': world-model folder or '', 'judge': judge folder}
+    "Every input the settings name, found without loading anything; FileNotFoundError naming the setting to change when one is missing."
     from playworld.assets import default_checkpoint, default_judge
-    from playworld.wm.model import load_world_model
-    from playworld.eval.judge import load_judge
-    wm, mdir = None, ''
+    out, mdir = Path(out), ''
     if p.model:
         mdir = default_checkpoint() if p.model == 'shipped' else out/'models'/p.model/'model'
         if mdir is None or not (Path(mdir)/'config.json').exists():
             raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
                                     f"(nbs/stages/20_train.ipynb), model='shipped' for data_samples/tabletop_wm, or model='' with simulator arms only")
-        wm = load_world_model(mdir).eval()
     jp = p.judge or default_judge()
     if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
-    return wm, load_judge(jp), dict(model=str(mdir), judge=str(jp))
+    if p.store_starts and not (out/'data'/'tabletop'/'meta'/'info.json').exists():
+        raise FileNotFoundError(f"store_starts={p.store_starts} needs the run's play store at {out/'data'/'tabletop'} (run the collect stage first, or set store_starts 0)")
+    return dict(model=str(mdir), judge=str(jp))
+
+def _load(p:Params, out:Path)->tuple: # (world model or None, judge, their paths)
+    "The world model and judge the settings name (`check_inputs` first)."
+    from playworld.wm.model import load_world_model
+    from playworld.eval.judge import load_judge
+    paths = check_inputs(p, out)
+    return (load_world_model(paths['model']).eval() if paths['model'] else None), load_judge(paths['judge']), paths
 
 def _base(p:Params, family:str, demos:list, out:Path, size:int)->tuple: # (base policy, BC seconds, where it came from)
     "The ladder's base: the given or shipped policy, the one this run folder already trained, or BC on the demos now."
@@ -472,6 +482,7 @@ def _base(p:Params, family:str, demos:list, out:Path, size:int)->tuple: # (base 
         return pol, 0.0, str(b)
     mine = out/'rl'/'policies'/family/'base'
     if (mine/'config.json').exists(): return load_policy(mine), 0.0, str(mine)
+    seed_everything(p.seed + 7 * sum(map(ord, family)))   # the base's initial weights and BC draws: the same in every process for these settings
     base = DiffusionPolicy(size=size, **BASE_POLICY); t0 = time.time()
     train_bc(base, demos, steps=p.bc_steps, batch_size=64, seed=p.seed, time_limit_s=p.bc_max_seconds or None, bf16=native_bf16())
     return base, time.time() - t0, f'BC on {len(demos)} demos, {p.bc_steps} steps'
@@ -487,8 +498,6 @@ def run(p:Params,        # the settings
     size, n_ctx = (wm.config.size, wm.config.n_ctx) if wm is not None else (64, 4)
     extra = []
     if p.store_starts:
-        if not (out/'data'/'tabletop'/'meta'/'info.json').exists():
-            raise FileNotFoundError(f"store_starts={p.store_starts} needs the run's play store at {out/'data'/'tabletop'} (run the collect stage first, or set store_starts 0)")
         extra = store_starts(EpisodeStore(out/'data'/'tabletop').load_all(), p.store_starts, n_ctx, seed=p.seed)
     rl = dict(n_updates=p.rl_updates, groups_per_update=p.groups, G=p.group_size, steps=p.rl_steps)
     m = dict(config=to_jsonable(p) | paths, curves={}, base_policy={})
@@ -523,7 +532,8 @@ def section(m:dict,  # the content of metrics/tabletop.rl.json
            )->str:   # HTML fragment
     "Report section: per family the ladder (real success with intervals, paired gain over the base, fraction of the oracle's lift kept), its figure, the learning curves and the strips."
     import plotly.io as pio
-    out, c = Path(out), m.get('config', {}); fams = [f for f in c.get('families', []) if f in m]
+    out, c = Path(out), m.get('config', {}); fams = [f for f in c.get('families', []) if isinstance(m.get(f), dict) and 'base' in m[f]]
+    if not fams: return "<h2>RL that lifts real success: the ladder</h2><p><i>no ladder in these metrics (an RL result from before the ladder)</i></p>"
     fig = lambda f: pio.to_html(f, full_html=False, include_plotlyjs=False)
     parts = [f"<h2>RL that lifts real success: the ladder</h2><p>From the same base policy and budget ({c.get('rl_updates')} updates × "
              f"{c.get('groups')} groups × G = {c.get('group_size')} rollouts of {c.get('rl_steps')} frames, lr {c.get('lr')}, KL weight {c.get('kl_coef')}): "
