@@ -224,6 +224,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
     allres = json.loads((out/'rl.json').read_text()) if (out/'rl.json').exists() else {}
     lad = allres.get(family, {}) if resume else {}
     pol_dir = lambda a: out/'policies'/family/a
+    wm_starts = lambda: real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size) + [s for s in extra_starts or [] if s['family'] == family]   # the world-model arms' start states
     def save():
         allres[family] = ladder_summary(lad) if 'base' in lad else lad
         allres['config'] = dict(grpo=grpo, dsrl=dsrl, bc=bc, dyna=dyna, n_starts=n_starts, n_real=n_real, n_imagined=n_imagined, real_seed=real_seed,
@@ -248,7 +249,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             p = copy.deepcopy(base).requires_grad_(True); cb = _curve_cb(p, fam, curve_real, curve_every, max_steps=max_steps)
             if a == 'grpo_wm':
                 env = WorldModelEnv(wm, seed=seed)
-                starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size) + [s for s in extra_starts or [] if s['family'] == family]
+                starts = wm_starts()
             else:
                 env = SceneGroupEnv(None, size, n_ctx); starts = env.starts(n_starts, fam, 50_000 + seed)
             r = train_grpo(p, env, env.judge if a == 'oracle' else judge, starts, seed=seed, log=log, callback=cb, **grpo)
@@ -258,7 +259,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
         elif a == 'dsrl_wm':
             npol = NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim)
             cb = _curve_cb(base, fam, curve_real, curve_every, npol, max_steps)
-            starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size) + [s for s in extra_starts or [] if s['family'] == family]
+            starts = wm_starts()
             r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=npol, seed=seed, log=log, callback=cb, **dsrl)
             cost = time.time() - t0 - cb.seconds; npol = r['npol']; base.requires_grad_(True)   # train_dsrl froze the base
             save_noise_policy(npol, pol_dir(a)/'noise_policy')
