@@ -13,8 +13,8 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['CAMERA', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'to_model', 'to_frames', 'Episode',
-           'seed_everything', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path',
-           'check_writable', 'frame_strip', 'save_png']
+           'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write',
+           'atomic_path', 'check_writable', 'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -72,6 +72,10 @@ def seed_everything(seed:int # seed for python, numpy and torch
     "Seed every RNG the workbench uses; returns a fresh numpy `Generator`."
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
     return np.random.default_rng(seed)
+
+def derive_seed(*xs:int)->int: # a seed in [0, 2**32) for the tuple of ints `xs`
+    "A well-mixed seed for a tuple (run seed, slot, try, ...) via `numpy.random.SeedSequence`: nearby tuples give unrelated seeds."
+    return int(np.random.SeedSequence([int(x) for x in xs]).generate_state(1)[0])
 
 def get_device()->torch.device:
     "CUDA when present, else CPU (set `PLAYWORLD_DEVICE` to override)."

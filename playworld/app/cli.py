@@ -10,8 +10,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
            'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_coverage_parser',
-           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_real_parser', 'build_parser',
-           'main']
+           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_judge_parser',
+           'add_real_parser', 'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -136,12 +136,16 @@ def _cmd_bench(a):
 
 # %% ../../nbs/99_app.cli.ipynb #013892a2
 def _cmd_collect(a):
-    "playworld collect: play or demos into an episode store."
+    "playworld collect: play, demos or the judge's labelled attempts into an episode store."
     if a.env != 'tabletop': raise ValueError(f"--env {a.env!r}: only 'tabletop' can be collected")
     import logging
     from playworld.play.run import collect_sharded, collect_to_store
     logging.basicConfig(level=logging.INFO, format='%(name)s: %(message)s')
     kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task)
+    if a.mode == 'judge':
+        if a.task is not None: raise ValueError("--task applies to --mode demo only")
+        from playworld.eval.judge import judge_stream
+        kw['stream'] = judge_stream
     if a.workers > 1:
         r = collect_sharded(a.out, a.episodes, a.workers, a.backend, **kw)
         r = dict(r, shards=len(r['shards']))
@@ -150,10 +154,12 @@ def _cmd_collect(a):
 
 def add_collect_parser(sub # the `add_subparsers()` object of the playworld parser
                       )->argparse.ArgumentParser: # the `collect` sub-parser
-    "Add `collect`: --env tabletop --mode {play,demo} --episodes N --out DIR [--resume] [--seed S] [--workers K]."
-    c = sub.add_parser('collect', help='collect play or demo episodes into an episode store (crash-safe, resumable)')
+    "Add `collect`: --env tabletop --mode {play,demo,judge} --episodes N --out DIR [--resume] [--seed S] [--workers K]."
+    c = sub.add_parser('collect', help='collect play, demo or judge-training episodes into an episode store (crash-safe, resumable)')
     c.add_argument('--env', default='tabletop', help="environment (only 'tabletop')")
-    c.add_argument('--mode', choices=['play', 'demo'], default='play', help='play: reset-free autonomous play; demo: successful expert demos')
+    c.add_argument('--mode', choices=['play', 'demo', 'judge'], default='play',
+                   help='play: reset-free autonomous play; demo: successful expert demos; judge: labelled attempts of exactly '
+                        '--max-steps steps, half reset-free play, half graded policies (the judge\'s training data)')
     c.add_argument('--episodes', type=int, required=True, help='number of episodes the store holds at the end')
     c.add_argument('--out', required=True, help='store folder (LeRobot v3 layout)')
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
@@ -480,6 +486,50 @@ def _cmd_evaluate_real(a):
     print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
     return res
 
+def _cmd_evaluate_judge(a):
+    "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
+    from playworld.core import atomic_write
+    from playworld.assets import default_judge, given_or_shipped
+    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge
+    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    judge = load_judge(jp)
+    fams = a.families.split(',') if a.families else None
+    if a.data: items, src = judge_items(a.data, judge.cfg.arch, not a.quiet), dict(data=str(a.data))
+    else:
+        items = judge_items(fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet), judge.cfg.arch)
+        src = dict(seed=a.seed, steps=a.steps)
+    if fams and a.data:
+        from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
+        if (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"--families: unknown {bad}; expected some of {list(TASK_FAMILIES)}")
+        items = [i for i in items if parse_instruction(i.instruction).family in fams]
+    if not items: raise ValueError(f"no attempts to judge in {a.data or 'the fresh attempts'} (families {fams})")
+    r = evaluate_judge(judge, items)
+    res = dict({k: r[k] for k in ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc')},
+               judge=str(jp), **src)
+    if a.out:
+        with atomic_write(a.out, 'w') as f: json.dump(res, f, indent=1)
+    if a.json: print(json.dumps(res))
+    else:
+        print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {r['balanced_accuracy'] or float('nan'):.3f}, TPR {r['tpr'] or float('nan'):.3f}, "
+              f"FPR {r['fpr'] or float('nan'):.3f} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
+        for f, v in r['per_family'].items(): print(f"  {f:6s} accuracy {v['accuracy']:.3f} (n {v['n']})")
+    return res
+
+def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
+                    )->argparse.ArgumentParser: # the `evaluate judge` parser
+    "Register `playworld evaluate judge [--judge DIR] --episodes N --seed S [--families a,b] [--data STORE] [--json]`; sets `func`."
+    p = sub.add_parser('judge', help="a judge's success accuracy, TPR and FPR against the simulator on fresh attempts (play and graded policies)")
+    p.add_argument('--judge', help='judge folder (default: data_samples/tabletop_judge)')
+    p.add_argument('--episodes', type=int, default=120, help='fresh attempts to collect (N)')
+    p.add_argument('--seed', type=int, default=2_026_120, help='run seed of the fresh attempts; use one that no training data came from')
+    p.add_argument('--families', help='comma-separated task families to keep (default: all)')
+    p.add_argument('--steps', type=int, default=60, help='steps per attempt')
+    p.add_argument('--data', help='judge these attempts of a store instead of collecting (e.g. a `collect --mode judge` store)')
+    p.add_argument('--json', action='store_true', help='print {"accuracy", "balanced_accuracy", "per_family", "tpr", "fpr", "n", ...} as JSON')
+    p.add_argument('--out', help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
+    p.set_defaults(func=_cmd_evaluate_judge)
+    return p
+
 def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
                    )->argparse.ArgumentParser: # the `evaluate real` parser
     "Register `playworld evaluate real --policy DIR --family F --episodes N --seed S [--json]`; sets `func`."
@@ -538,9 +588,9 @@ def build_parser()->argparse.ArgumentParser:
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
     for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser): add(bs)
-    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, real success of a saved policy, the demo/play/mixed study')
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
-    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_real_parser): add(es)
+    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
     for add in (add_collect_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 

@@ -15,7 +15,7 @@ from torch import nn
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_path, atomic_write, seed_everything
+from ..core import Episode, atomic_path, atomic_write, seed_everything, derive_seed
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction)
 from ..envs.policies import GRADED, GradedPolicy
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
@@ -25,9 +25,11 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of', 'run_full', 'success_step', 'done_at',
-           'collect_judge_data', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input',
-           'colour_masks', 'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge',
-           'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
+           'collect_judge_data', 'play_attempts', 'graded_attempt', 'judge_stream', 'fresh_attempts',
+           'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'colour_masks',
+           'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem',
+           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
+           'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -83,21 +85,81 @@ def collect_judge_data(n_play:int=300,       # reset-free play attempts (propose
                        progress:bool=True
                       )->list:               # list[Episode] of T = steps + 1 frames
     "Labelled attempts for the judge: autonomous play (as `collect_play`) plus every graded policy (failures of all kinds)."
-    rng, prop, ex, eps = np.random.default_rng(seed), Proposer(), NoisyExecutor(), []
     env = TabletopEnv(size=size, max_steps=steps, seed=seed); env.reset(seed=seed)
-    for _ in tqdm(range(n_play), disable=not progress, desc='play'):
-        if not scene_ok(env, 3): env.reset()
-        obs, _ = env.reset(options=dict(instruction=prop.propose(env, eps, rng), keep_scene=True))
-        ex.reset(env, rng); eps.append(run_full(env, ex, obs, steps, 'play', ex.policy_id))
+    eps = list(tqdm(play_attempts(env, n_play, steps, np.random.default_rng(seed)), total=n_play, disable=not progress, desc='play'))
     fams = list(TASK_FAMILIES)
     for j, pid in enumerate(tqdm(GRADED, disable=not progress, desc='graded')):
         pol = GradedPolicy(pid)
-        for i in range(n_per_policy):
-            s = seed * 100_003 + 1000 * j + i + 1
-            obs, _ = env.reset(seed=s, options={'task': fams[(i + j) % len(fams)]})
-            pol.reset(env, np.random.default_rng(s)); eps.append(run_full(env, pol, obs, steps, 'play', pid))
+        eps += [graded_attempt(env, pol, fams[(i + j) % len(fams)], seed * 100_003 + 1000 * j + i + 1, steps) for i in range(n_per_policy)]
     env.close()
     return eps
+
+def play_attempts(env:TabletopEnv,     # env reset to some layout; play goes on from its current scene
+                  n:int,               # attempts
+                  steps:int,           # steps per attempt (`run_full`)
+                  rng:np.random.Generator, # draws proposals and the executor's noise
+                  min_instructions:int=3): # re-layout below this many possible instructions
+    "Yield `n` reset-free play attempts (curriculum `Proposer` + `NoisyExecutor`) of exactly `steps` steps, from the env's scene on."
+    prop, ex, hist = Proposer(), NoisyExecutor(), []
+    for _ in range(n):
+        if not scene_ok(env, min_instructions): env.reset()
+        obs, _ = env.reset(options=dict(instruction=prop.propose(env, hist, rng), keep_scene=True))
+        ex.reset(env, rng); ep = run_full(env, ex, obs, steps, 'play', ex.policy_id); hist.append(ep)
+        yield ep
+
+def graded_attempt(env:TabletopEnv, policy:GradedPolicy, # the env (re-laid out here) and a graded policy
+                   family:str,        # task family of `TASK_FAMILIES`
+                   layout_seed:int,   # seeds the layout and the policy's perturbations
+                   steps:int)->Episode: # T = steps + 1 frames
+    "One attempt of a graded policy on a fresh layout of a `family` task (`run_full`: exactly `steps` steps)."
+    obs, _ = env.reset(seed=layout_seed, options={'task': family})
+    policy.reset(env, np.random.default_rng(layout_seed))
+    return run_full(env, policy, obs, steps, 'play', policy.policy_id)
+
+def judge_stream(n:int,        # one past the last attempt to produce
+                 start:int=0,  # first attempt (the committed count when resuming)
+                 seed:int=0,   # run seed: attempt i depends only on (seed, i)
+                 size:int=64,  # frame size, px
+                 steps:int=60, # steps per attempt (T = steps + 1 frames)
+                 block:int=8): # attempts per block
+    """Yield labelled attempts start..n-1 for the judge, in blocks of `block`: even blocks are reset-free autonomous play
+    from one fresh layout per block (`play_attempts`), odd blocks are graded policies, one fresh layout per attempt,
+    the 11 policies x 6 families in turn (`graded_attempt`), so the stream is half play, half graded failures of every
+    kind. Every attempt runs exactly `steps` steps, so the task state is known at every frame (`done_at`). Resumable: a
+    restart at `start` replays only the part of a play block before it."""
+    if block < 1: raise ValueError(f"block must be >= 1, got {block}")
+    fams, pids, pols = list(TASK_FAMILIES), list(GRADED), {}
+    env = TabletopEnv(size=size, max_steps=steps, seed=derive_seed(seed))
+    try:
+        for b in range(start // block, -(-n // block)):
+            lo, hi = b * block, min(n, (b + 1) * block)
+            if b % 2 == 0:
+                env.reset(seed=derive_seed(seed, b))
+                for i, ep in zip(range(lo, hi), play_attempts(env, hi - lo, steps, np.random.default_rng([seed, b]))):
+                    if i >= start: yield ep
+            else:
+                for i in range(max(lo, start), hi):
+                    g = (b // 2) * block + i - lo                                     # graded attempts before this one
+                    pid, fam = pids[g % len(pids)], fams[(g // len(pids)) % len(fams)]
+                    yield graded_attempt(env, pols.setdefault(pid, GradedPolicy(pid)), fam, derive_seed(seed, i), steps)
+    finally: env.close()
+
+# %% ../../nbs/51a_eval.judge.ipynb #56de234c
+def fresh_attempts(n:int,                # attempts wanted
+                   seed:int,             # run seed of `judge_stream` (choose one no training data came from)
+                   families=None,        # keep only these task families (default: all)
+                   size:int=64, steps:int=60,
+                   progress:bool=False)->list: # list[Episode], n of them
+    "Labelled attempts of `judge_stream(seed=seed)`, keeping the first `n` of the given families; ValueError for an unknown family."
+    fams = list(TASK_FAMILIES) if families is None else list(families)
+    if (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"unknown task families {bad}; expected some of {list(TASK_FAMILIES)}")
+    if n < 1: raise ValueError(f"n must be >= 1 attempt, got {n}")
+    out = []
+    with tqdm(total=n, disable=not progress, desc='fresh attempts') as bar:
+        for ep in judge_stream(10**9, seed=seed, size=size, steps=steps):
+            if ep.task in fams: out.append(ep); bar.update()
+            if len(out) == n: break
+    return out
 
 # %% ../../nbs/51a_eval.judge.ipynb #d91f1eaf
 _FAMS, _DIRS = list(TASK_FAMILIES), list(PUSH_DIRS)
@@ -289,13 +351,47 @@ def _prefixable(ep:Episode)->bool: # every event has a step (else only whole epi
     return all(e.t is not None or e.name in ('success', 'timeout') for e in map(parse_event, ep.events))
 
 # %% ../../nbs/51a_eval.judge.ipynb #9a8482f2
-def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn', cache=None):
-    if arch == 'keypoints':                                                  # per-frame features computed once per episode
-        for i in idx:
-            if i not in cache: cache[i] = frame_features(eps[i].frames, parse_instruction(eps[i].instruction))
-        x = np.stack([cache[i][pick_frames(f + 1, K)].ravel() for i, f in zip(idx, fs)])
-        enc = np.stack([encode_instruction(eps[i].instruction) for i in idx])
-        return torch.from_numpy(np.concatenate([x, np.eye(len(_FAMS))[enc[:, 0]], np.eye(len(_DIRS) + 1)[enc[:, 3]]], 1).astype(np.float32))
+@dataclass
+class JudgeItem:
+    "One labelled attempt as the judge trains on it: its labels, and its per-frame keypoint features (or its frames, for the CNN)."
+    instruction:str
+    events:list              # the episode's events (store form)
+    success:bool             # ever succeeded
+    T:int                    # frames
+    feats:np.ndarray|None=None  # (T, N_KP) float32 `frame_features` of every frame (keypoint judge)
+    frames:np.ndarray|None=None # (T, H, W, 3) uint8 (CNN judge)
+    policy_id:str=''
+    hw:tuple=(64, 64)        # frame (H, W), px
+    def __len__(self): return self.T
+
+def judge_items(data,                 # an `EpisodeStore`, its folder, or an iterable of `Episode` / `JudgeItem`
+                arch:str='keypoints', # 'keypoints': keep features only (~11 kB per 61-frame attempt); 'cnn': keep frames
+                progress:bool=False
+               )->list:               # list[JudgeItem]
+    """The judge's training items, streamed episode by episode from a store: memory grows with the features, not the
+    frames, so 10,000 attempts take ~110 MB instead of ~7.5 GB. ValueError for an arch other than 'keypoints'/'cnn'."""
+    if arch not in ('keypoints', 'cnn'): raise ValueError(f"arch must be 'keypoints' or 'cnn', got {arch!r}")
+    if isinstance(data, (str, Path)):
+        from playworld.data.store import EpisodeStore
+        data = EpisodeStore(data)
+    it = (data.load(i) for i in range(len(data))) if hasattr(data, 'load_all') else iter(data)
+    out = []
+    for e in tqdm(it, total=len(data) if hasattr(data, '__len__') else None, disable=not progress, desc='judge items'):
+        if isinstance(e, JudgeItem):
+            if (e.feats if arch == 'keypoints' else e.frames) is None: raise ValueError(f"a JudgeItem without {'features' if arch == 'keypoints' else 'frames'} cannot train the {arch!r} judge")
+            out.append(e); continue
+        f = None if arch == 'cnn' else frame_features(e.frames, parse_instruction(e.instruction))
+        out.append(JudgeItem(e.instruction, list(e.events), bool(e.success), len(e), f, e.frames if arch == 'cnn' else None,
+                             e.policy_id, tuple(e.frames.shape[1:3])))
+    return out
+
+def _kp_rows(items, fs, K)->torch.Tensor: # keypoint judge input (B, K·N_KP + 11) of items cut at frames fs
+    x = np.stack([it.feats[pick_frames(f + 1, K)].ravel() for it, f in zip(items, fs)])
+    enc = np.stack([encode_instruction(it.instruction) for it in items])
+    return torch.from_numpy(np.concatenate([x, np.eye(len(_FAMS))[enc[:, 0]], np.eye(len(_DIRS) + 1)[enc[:, 3]]], 1).astype(np.float32))
+
+def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn'):
+    if arch == 'keypoints': return _kp_rows([eps[i] for i in idx], fs, K)      # features computed once per episode
     x = np.stack([eps[i].frames[pick_frames(f + 1, K)] for i, f in zip(idx, fs)])       # (B, K, H, W, 3)
     x = torch.from_numpy(x).float().permute(0, 1, 4, 2, 3) / 127.5 - 1                  # (B, K, 3, H, W)
     if blur_p > 0:
@@ -304,30 +400,49 @@ def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn', cache=None):
         x[:, 1:] = _gauss_blur(x[:, 1:].reshape(-1, C, H, W), sig.repeat_interleave(K_ - 1)).reshape(B, K_ - 1, C, H, W)
     return _stack(x)
 
-def _episodes(data)->list:
-    if isinstance(data, (str, Path)):
-        from playworld.data.store import EpisodeStore
-        data = EpisodeStore(data)
-    return data.load_all() if hasattr(data, 'load_all') else list(data)
+def _rates(y:np.ndarray, p:np.ndarray)->dict: # y, p (N,) bool: truth and verdict
+    tpr = float((p & y).sum() / y.sum()) if y.any() else None; fpr = float((p & ~y).sum() / (~y).sum()) if (~y).any() else None
+    bal = None if tpr is None or fpr is None else (tpr + 1 - fpr) / 2
+    return dict(n=int(len(y)), accuracy=float((p == y).mean()), balanced_accuracy=bal, tpr=tpr, fpr=fpr, success_rate=float(y.mean()))
 
-def evaluate_judge(judge:Judge, episodes:list # whole episodes with simulator labels
-                  )->dict:                     # n, success_acc, success_balanced_acc, mode_acc, per_mode P/R, base rates
-    "Held-out accuracy of a judge on whole episodes: success (plain and balanced) and interaction mode."
+def judge_probs(judge:Judge, episodes:list # whole attempts: `Episode`s or `JudgeItem`s (features for a keypoint judge)
+               )->tuple:                    # (p_success (N,) float, mode (N,) list[str])
+    "The judge's success probability and mode for each whole attempt, batching attempts of equal length; ValueError for a frame size the judge was not trained on."
+    s = judge.cfg.size
+    for i, e in enumerate(episodes):
+        hw = tuple(e.hw) if isinstance(e, JudgeItem) else tuple(e.frames.shape[1:3])
+        if hw != (s, s): raise ValueError(f"attempt {i}: frames of {hw[0]}x{hw[1]} px, but this judge reads {s}x{s}")
+    ps, ms = np.zeros(len(episodes)), [None] * len(episodes)
+    for T in sorted({len(e) for e in episodes}):
+        ix = [i for i, e in enumerate(episodes) if len(e) == T]
+        if judge.cfg.arch == 'keypoints' and all(getattr(episodes[i], 'feats', None) is not None for i in ix):
+            with torch.no_grad():
+                x = _kp_rows([episodes[i] for i in ix], [T - 1] * len(ix), judge.cfg.n_frames)
+                s, m = judge.net(x)
+            o = dict(p_success=torch.sigmoid(s).numpy(), mode=[judge.cfg.modes[j] for j in m.argmax(1).numpy()])
+        else: o = judge.predict(np.stack([episodes[i].frames for i in ix]), [episodes[i].instruction for i in ix])
+        for k, i in enumerate(ix): ps[i], ms[i] = o['p_success'][k], o['mode'][k]
+    return ps, ms
+
+def evaluate_judge(judge:Judge, episodes:list # whole attempts with simulator labels (`Episode`s or `JudgeItem`s)
+                  )->dict:
+    """Accuracy of a judge on whole attempts against the simulator's labels (success = done in the last frame, `done_at`):
+    `accuracy`, `balanced_accuracy` (mean of TPR and TNR), `tpr`, `fpr`, `n`, `success_rate` (the base rate), the same per
+    task family under `per_family`, `mode_acc` and per-mode precision/recall; `success_acc` and `success_balanced_acc`
+    repeat the first two under their older names."""
     from playworld.eval.metrics import mode_precision_recall
     true = [_labels(e, len(e) - 1) for e in episodes]
-    ps, ms = np.zeros(len(episodes)), [None] * len(episodes)
-    for T in sorted({len(e) for e in episodes}):                            # batch episodes of equal length
-        ix = [i for i, e in enumerate(episodes) if len(e) == T]
-        o = judge.predict(np.stack([episodes[i].frames for i in ix]), [episodes[i].instruction for i in ix])
-        for k, i in enumerate(ix): ps[i], ms[i] = o['p_success'][k], o['mode'][k]
-    ys, yp = np.array([t[0] for t in true]), np.array(ps) > judge.cfg.threshold
-    tpr = (yp & ys).sum() / max(ys.sum(), 1); tnr = (~yp & ~ys).sum() / max((~ys).sum(), 1)
-    return dict(n=len(episodes), success_rate=float(ys.mean()), success_acc=float((yp == ys).mean()),
-                success_balanced_acc=float((tpr + tnr) / 2), mode_acc=float(np.mean([t[1] == m for t, m in zip(true, ms)])),
+    ps, ms = judge_probs(judge, episodes)
+    ys, yp = np.array([t[0] for t in true], bool), np.array(ps) > judge.cfg.threshold
+    fam = np.array([parse_instruction(e.instruction).family for e in episodes])
+    r = _rates(ys, yp)
+    return dict(r, success_acc=r['accuracy'], success_balanced_acc=r['balanced_accuracy'],
+                per_family={f: _rates(ys[fam == f], yp[fam == f]) for f in _FAMS if (fam == f).any()},
+                mode_acc=float(np.mean([t[1] == m for t, m in zip(true, ms)])),
                 per_mode=mode_precision_recall([t[1] for t in true], ms, judge.cfg.modes))
 
 # %% ../../nbs/51a_eval.judge.ipynb #e043e45a
-def train_judge(data,                  # an `EpisodeStore`, its folder, or a list of `Episode` (same frame size)
+def train_judge(data,                  # an `EpisodeStore`, its folder, or a list of `Episode` / `JudgeItem` (same frame size)
                 cfg:JudgeConfig|None=None, # architecture (size from the data)
                 epochs:int=60,         # passes over the training episodes
                 batch_size:int=64,
@@ -342,17 +457,17 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     "Train the CNN judge on episodes with simulator labels; report held-out accuracy (episode-level split)."
     import time
     from playworld.data.windows import split_episodes
-    eps = _episodes(data)
+    cfg = cfg or JudgeConfig(); t0 = time.time()
+    eps = judge_items(data, cfg.arch, progress)
     if len(eps) < 2: raise ValueError(f"need at least 2 episodes to train and hold out, got {len(eps)}")
-    bad = sorted({e.frames.shape[1:] for e in eps})
+    bad = sorted({tuple(e.hw) for e in eps})
     if len(bad) != 1 or bad[0][0] != bad[0][1]: raise ValueError(f"all episodes need the same square frame size, got {bad}")
-    cfg = cfg or JudgeConfig(); cfg.size = eps[0].frames.shape[1]
-    seed_everything(seed); rng, t0 = np.random.default_rng(seed), time.time()
+    cfg.size = bad[0][0]
+    seed_everything(seed); rng = np.random.default_rng(seed)
     train, val = split_episodes(eps, val_frac, seed)
     net, K = make_net(cfg), cfg.n_frames
-    cache = {}
     if cfg.arch == 'keypoints':                                                # feature standardisation from the training episodes
-        x = _batch(train, np.arange(len(train)), [len(e) - 1 for e in train], K, 0, rng, 'keypoints', cache)
+        x = _batch(train, np.arange(len(train)), [len(e) - 1 for e in train], K, 0, rng, 'keypoints')
         net.mu.copy_(x.mean(0)); net.sd.copy_(x.std(0) + 1e-3)
     ins = torch.from_numpy(np.stack([encode_instruction(e.instruction) for e in train]))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -364,7 +479,7 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
             fs = [int(rng.integers(min(4, len(train[i]) - 1), len(train[i]))) if rng.random() < prefix_p and _prefixable(train[i])
                   else len(train[i]) - 1 for i in b]
             lab = [_labels(train[i], f) for i, f in zip(b, fs)]
-            s, m = net(_batch(train, b, fs, K, blur_p, rng, cfg.arch, cache), ins[b])
+            s, m = net(_batch(train, b, fs, K, blur_p, rng, cfg.arch), ins[b])
             loss = F.binary_cross_entropy_with_logits(s, torch.tensor([float(l[0]) for l in lab])) + \
                    F.cross_entropy(m, torch.tensor([modes.index(l[1]) for l in lab]))
             opt.zero_grad(); loss.backward(); opt.step(); sched.step(); tot.append(loss.item())

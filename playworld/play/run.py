@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_write, check_writable
+from ..core import Episode, atomic_write, check_writable, derive_seed
 from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
@@ -44,8 +44,6 @@ def attempt(env:TabletopEnv,   # env already reset to its task
                    policy_id, bool(info['success']), env.fps, events)
 
 # %% ../../nbs/31_play.run.ipynb #05342a8b
-def _seed(*xs)->int: return int(np.random.SeedSequence([int(x) for x in xs]).generate_state(1)[0])
-
 def play_stream(n:int,                 # one past the last episode number to produce
                 start:int=0,           # first episode number (the committed count when resuming)
                 seed:int=0,            # run seed
@@ -58,7 +56,7 @@ def play_stream(n:int,                 # one past the last episode number to pro
     "Yield play Episodes start..n-1 (reset-free; reseeded from (seed, start)); impossible proposals fall back to `Proposer` with a log line."
     rng, default = np.random.default_rng([seed, start]), Proposer()
     proposer, executor = proposer or default, executor or NoisyExecutor()
-    env = TabletopEnv(size=size, max_steps=max_steps, seed=_seed(seed, start)); env.reset(seed=_seed(seed, start))
+    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed, start)); env.reset(seed=derive_seed(seed, start))
     hist = [SimpleNamespace(instruction=h.instruction, success=h.success) for h in history]
     try:
         for i in range(start, n):
@@ -80,12 +78,12 @@ def demo_stream(n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, #
     "Yield successful expert demos start..n-1, slot i seeded by (seed, i, try); RuntimeError naming the slot after `max_tries` failures."
     fams = list(TASK_FAMILIES)
     if task is not None and task not in TASK_FAMILIES: parse_instruction(task)   # ValueError for an unknown instruction
-    env = TabletopEnv(size=size, max_steps=max_steps, seed=_seed(seed))
+    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed))
     try:
         for i in range(start, n):
             spec = task or fams[i % len(fams)]
             for j in range(max_tries):
-                obs, _ = env.reset(seed=_seed(seed, i, j), options={'instruction' if ' ' in spec else 'task': spec})
+                obs, _ = env.reset(seed=derive_seed(seed, i, j), options={'instruction' if ' ' in spec else 'task': spec})
                 ep = attempt(env, Expert(), obs, 'demo', 'expert-v0')
                 if ep.success: break
             else: raise RuntimeError(f"demo {i} ({spec!r}): the expert failed {max_tries} layouts in a row")
@@ -119,10 +117,14 @@ def collect_to_store(out:str|Path,          # store folder
                      progress:bool=True,    # tqdm bar with episodes/s and success rate
                      video_mode:str='default', # store video mode ('default' or 'lossless')
                      background:bool=True,  # write each batch in a writer thread while the next is simulated
+                     stream=None,           # another source: stream(n, start, seed, size, max_steps) -> Episodes start..n-1,
+                                            # the same ones for the same arguments (resumable), e.g. `eval.judge.judge_stream`;
+                                            # `mode` then names it in the run record
                     )->dict:                # {'out', 'episodes', 'new', 'frames_new', 'success_rate', 'seconds', 'episodes_per_s', 'frames_per_s'}
     "Collect play or demo episodes into a store, committed episode by episode; ValueError on bad settings or a store from another run."
     out = Path(out)
-    if mode not in ('play', 'demo'): raise ValueError(f"mode must be 'play' or 'demo', got {mode!r}")
+    if stream is None and mode not in ('play', 'demo'): raise ValueError(f"mode must be 'play' or 'demo' (or pass stream= for another source), got {mode!r}")
+    if stream is not None and mode in ('play', 'demo'): raise ValueError(f"stream= is a source of its own: give it a mode name other than {mode!r}")
     if not isinstance(n_episodes, (int, np.integer)) or n_episodes < 1: raise ValueError(f"n_episodes must be an int >= 1, got {n_episodes!r}")
     if commit_every < 1: raise ValueError(f"commit_every must be >= 1, got {commit_every}")
     if task is not None and mode == 'play': raise ValueError("task= applies to mode='demo' only (play chooses its own tasks)")
@@ -135,7 +137,8 @@ def collect_to_store(out:str|Path,          # store folder
         if start >= n_episodes: return dict(out=str(out), episodes=start, new=0, frames_new=0, success_rate=None, seconds=0., episodes_per_s=0., frames_per_s=0.)
         hist = EpisodeStore(out).meta if start and mode == 'play' else []
         hist = [SimpleNamespace(instruction=m['instruction'], success=m['success']) for m in hist]
-        stream = (play_stream(n_episodes, start, seed, size, max_steps, hist, proposer) if mode == 'play'
+        stream = (stream(n_episodes, start, seed, size, max_steps) if stream is not None
+                  else play_stream(n_episodes, start, seed, size, max_steps, hist, proposer) if mode == 'play'
                   else demo_stream(n_episodes, start, seed, size, max_steps, task))
         buf, n_ok, n_new, frames, t0, pending = [], 0, 0, 0, time.perf_counter(), None
         with ThreadPoolExecutor(1) as ex, tqdm(total=n_episodes, initial=start, disable=not progress, desc=f'collect {mode}', unit='ep') as bar:
@@ -169,7 +172,7 @@ def collect_sharded(out:str|Path,        # final store folder (must not hold a s
     if n_workers < 1 or n_episodes < n_workers: raise ValueError(f"need 1 <= n_workers <= n_episodes, got n_workers={n_workers}, n_episodes={n_episodes}")
     sdir = out.with_name(f'.{out.name}.shards'); t0 = time.perf_counter()
     sizes = [n_episodes // n_workers + (k < n_episodes % n_workers) for k in range(n_workers)]
-    jobs = [dict(kw, out=str(sdir/f'shard-{k:03d}'), n_episodes=sizes[k], seed=_seed(seed, k), resume=True, progress=False)
+    jobs = [dict(kw, out=str(sdir/f'shard-{k:03d}'), n_episodes=sizes[k], seed=derive_seed(seed, k), resume=True, progress=False)
             for k in range(n_workers)]
     if backend == 'ray':
         try: import ray

@@ -1,0 +1,50 @@
+"""The judge's data and its evaluation from the command line: `collect --mode judge` resumes to the same attempts,
+`evaluate judge` reports what `evaluate_judge` computes, and bad arguments exit 2 naming the value."""
+import json
+import numpy as np
+import pytest
+from playworld.app.cli import main
+from playworld.data.store import EpisodeStore
+from playworld.eval.judge import load_judge, judge_items, evaluate_judge, judge_stream
+from playworld.assets import default_judge
+
+pytestmark = pytest.mark.xdist_group('judge_cli')
+
+def pw(*args, check=True): # run `playworld ARGS` in this process (the console script calls the same `main`); its exit status
+    rc = main([str(a) for a in args])
+    if check: assert rc == 0, args
+    return rc
+
+@pytest.fixture(scope='module')
+def store(tmp_path_factory):
+    d = tmp_path_factory.mktemp('judge') / 'attempts'
+    pw('collect', '--mode', 'judge', '--episodes', 6, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')
+    pw('collect', '--mode', 'judge', '--episodes', 10, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet', '--resume')
+    return d
+
+def test_collect_resumes_to_the_same_attempts(store):
+    st = EpisodeStore(store); assert len(st) == 10
+    ref = list(judge_stream(10, seed=4, steps=8, block=8))                   # the uninterrupted stream
+    for i, e in enumerate(ref):
+        got = st.load(i)
+        assert got.instruction == e.instruction and list(got.events) == list(e.events) and got.policy_id == e.policy_id
+        np.testing.assert_allclose(got.actions, e.actions, atol=1e-6)
+        assert len(got) == 9 and np.abs(got.frames.astype(int) - e.frames).mean() < 8   # lossy video, same frames
+    assert json.loads((store/'meta/collect.json').read_text())['mode'] == 'judge'
+
+def test_evaluate_judge_on_a_store(store, capsys):
+    capsys.readouterr(); pw('evaluate', 'judge', '--data', store, '--json', '--quiet')
+    r = json.loads(capsys.readouterr().out)
+    ref = evaluate_judge(load_judge(default_judge()), judge_items(store))
+    for k in ('accuracy', 'balanced_accuracy', 'tpr', 'fpr', 'n'): assert r[k] == pytest.approx(ref[k]), k
+    assert r['n'] == 10 and sum(v['n'] for v in r['per_family'].values()) == 10
+
+@pytest.mark.parametrize('args, says', [
+    (('collect', '--mode', 'judge', '--task', 'lift', '--episodes', 2, '--out', 'X'), '--task applies to --mode demo only'),
+    (('evaluate', 'judge', '--episodes', 2, '--families', 'fly', '--quiet'), "unknown task families ['fly']"),
+    (('evaluate', 'judge', '--episodes', 0, '--quiet'), 'n must be >= 1 attempt, got 0'),
+])
+def test_bad_arguments_exit_2(args, says, tmp_path, capsys):
+    rc = pw(*[tmp_path / a if a == 'X' else a for a in args], check=False)
+    err = capsys.readouterr().err
+    assert rc == 2 and says in err, err[-2000:]
