@@ -614,6 +614,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.eval.judge.frame_features': ('eval.judge.html#frame_features', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.fresh_attempts': ('eval.judge.html#fresh_attempts', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.graded_attempt': ('eval.judge.html#graded_attempt', 'playworld/eval/judge.py'),
+                                      'playworld.eval.judge.imagined_attempts': ( 'eval.judge.html#imagined_attempts',
+                                                                                  'playworld/eval/judge.py'),
                                       'playworld.eval.judge.judge_input': ('eval.judge.html#judge_input', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.judge_items': ('eval.judge.html#judge_items', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.judge_probs': ('eval.judge.html#judge_probs', 'playworld/eval/judge.py'),

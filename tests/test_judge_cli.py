@@ -43,8 +43,20 @@ def test_evaluate_judge_on_a_store(store, capsys):
     (('collect', '--mode', 'judge', '--task', 'lift', '--episodes', 2, '--out', 'X'), '--task applies to --mode demo only'),
     (('evaluate', 'judge', '--episodes', 2, '--families', 'fly', '--quiet'), "unknown task families ['fly']"),
     (('evaluate', 'judge', '--episodes', 0, '--quiet'), 'n must be >= 1 attempt, got 0'),
+    (('evaluate', 'judge', '--imagined', '--quiet'), '--imagined needs --model DIR'),
 ])
 def test_bad_arguments_exit_2(args, says, tmp_path, capsys):
     rc = pw(*[tmp_path / a if a == 'X' else a for a in args], check=False)
     err = capsys.readouterr().err
     assert rc == 2 and says in err, err[-2000:]
+
+def test_evaluate_judge_imagined(store, capsys):
+    "--imagined judges the world model's version of each attempt against the real outcome; --families filters a store."
+    from playworld.assets import default_checkpoint
+    capsys.readouterr()
+    pw('evaluate', 'judge', '--data', store, '--families', 'pick_place,stack,lift,place,push,knock', '--imagined',
+       '--model', default_checkpoint(), '--json', '--quiet', '--batch-size', 5)
+    r = json.loads(capsys.readouterr().out)
+    assert r['n'] == r['imagined']['n'] == 10
+    assert r['imagined']['success_rate'] == r['success_rate']                # the real labels
+    assert 0 <= r['imagined']['accuracy'] <= 1 and r['imagined']['model'] == str(default_checkpoint())

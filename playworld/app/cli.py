@@ -490,22 +490,30 @@ def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
     from playworld.core import atomic_write
     from playworld.assets import default_judge, given_or_shipped
-    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge
+    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts
+    from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
+    if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
     jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped judge (data_samples/tabletop_judge) found")
     judge = load_judge(jp)
     fams = a.families.split(',') if a.families else None
-    if a.data: items, src = judge_items(a.data, judge.cfg.arch, not a.quiet), dict(data=str(a.data))
+    if fams and (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"--families: unknown task families {bad}; expected some of {list(TASK_FAMILIES)}")
+    if a.data:
+        from playworld.data.store import EpisodeStore
+        st = EpisodeStore(a.data); src = dict(data=str(a.data))
+        eps = (st.load(i) for i in range(len(st)) if not fams or st.meta[i]['task_family'] in fams)
+        eps = list(eps) if a.imagined else eps                     # frames kept only when the model needs them
     else:
-        items = judge_items(fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet), judge.cfg.arch)
-        src = dict(seed=a.seed, steps=a.steps)
-    if fams and a.data:
-        from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
-        if (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"--families: unknown {bad}; expected some of {list(TASK_FAMILIES)}")
-        items = [i for i in items if parse_instruction(i.instruction).family in fams]
+        eps, src = fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet), dict(seed=a.seed, steps=a.steps)
+    items = judge_items(eps, judge.cfg.arch, not a.quiet and bool(a.data))
     if not items: raise ValueError(f"no attempts to judge in {a.data or 'the fresh attempts'} (families {fams})")
+    keys = ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc')
     r = evaluate_judge(judge, items)
-    res = dict({k: r[k] for k in ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc')},
-               judge=str(jp), **src)
+    res = dict({k: r[k] for k in keys}, judge=str(jp), **src)
+    if a.imagined:
+        from playworld.wm.model import load_world_model
+        wm = load_world_model(a.model, expect=dict(size=judge.cfg.size))
+        ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch))
+        res['imagined'] = dict({k: ri[k] for k in keys}, model=str(a.model))
     if a.out:
         with atomic_write(a.out, 'w') as f: json.dump(res, f, indent=1)
     if a.json: print(json.dumps(res))
@@ -513,6 +521,7 @@ def _cmd_evaluate_judge(a):
         print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {r['balanced_accuracy'] or float('nan'):.3f}, TPR {r['tpr'] or float('nan'):.3f}, "
               f"FPR {r['fpr'] or float('nan'):.3f} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
         for f, v in r['per_family'].items(): print(f"  {f:6s} accuracy {v['accuracy']:.3f} (n {v['n']})")
+        if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {res['imagined']['balanced_accuracy'] or float('nan'):.3f}")
     return res
 
 def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
@@ -525,6 +534,8 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--families', help='comma-separated task families to keep (default: all)')
     p.add_argument('--steps', type=int, default=60, help='steps per attempt')
     p.add_argument('--data', help='judge these attempts of a store instead of collecting (e.g. a `collect --mode judge` store)')
+    p.add_argument('--imagined', action='store_true', help="also judge the world model's version of every attempt (its first frames, then its real actions), labelled with the real outcome")
+    p.add_argument('--model', help='world model folder for --imagined'); p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
     p.add_argument('--json', action='store_true', help='print {"accuracy", "balanced_accuracy", "per_family", "tpr", "fpr", "n", ...} as JSON')
     p.add_argument('--out', help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_evaluate_judge)

@@ -28,8 +28,8 @@ __all__ = ['log', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of', 'run_f
            'collect_judge_data', 'play_attempts', 'graded_attempt', 'judge_stream', 'fresh_attempts',
            'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'colour_masks',
            'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem',
-           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
-           'VLMProposer']
+           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'imagined_attempts', 'parse_yes_no',
+           'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -489,6 +489,33 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     rep = dict(evaluate_judge(judge, val), n_train=len(train), n_val=len(val), epochs=epochs, loss=hist, seconds=round(time.time() - t0, 1),
                train_success_acc=evaluate_judge(judge, train[:len(val)])['success_acc'])
     return judge, rep
+
+# %% ../../nbs/51a_eval.judge.ipynb #7d241e68
+@torch.no_grad()
+def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempts' frame size
+                      episodes:list,      # real attempts (`Episode`s of equal length T > n_ctx)
+                      batch_size:int=32,  # rollouts imagined together
+                      seed:int=0,         # sampling-noise seed (batch k uses seed + k)
+                      progress:bool=False
+                     )->list:             # list[Episode] source 'imagined': the real first n_ctx-1 frames, then the model's
+    """The world model's version of each real attempt: its first n_ctx frames as context (as policy evaluation starts),
+    then driven open-loop by the attempt's *real* actions through `imagine_rollouts`. Each keeps the real attempt's
+    instruction, events and success, so a judge reading the imagined frames is scored against what really happened
+    (World-Gymnast and PlayWorld both judge imagined rollouts). ValueError for attempts of unequal length or too short."""
+    from playworld.wm.env import WorldModelEnv
+    from playworld.wm.imagine import imagine_rollouts
+    n, out = wm.config.n_ctx, []
+    if len({len(e) for e in episodes}) > 1: raise ValueError(f"attempts must share one length, got {sorted({len(e) for e in episodes})}")
+    if episodes and len(episodes[0]) <= n: raise ValueError(f"attempts need more than n_ctx = {n} frames, got {len(episodes[0])}")
+    for k, i0 in enumerate(tqdm(range(0, len(episodes), batch_size), disable=not progress, desc='imagined attempts')):
+        R = episodes[i0:i0 + batch_size]; T = len(R[0])
+        replay = torch.from_numpy(np.stack([e.actions[n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - n, A)
+        r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([e.frames[:n] for e in R]), [e.instruction for e in R],
+                             lambda img, ins: replay, T - n, T - n, actions=np.stack([e.actions[:n - 1] for e in R]), seed=seed + k)
+        for j, e in enumerate(R):
+            out.append(Episode(np.concatenate([e.frames[:n - 1], r['frames'][j]]), e.actions, e.state, e.instruction, e.task,
+                               'imagined', e.policy_id, e.success, e.fps, list(e.events)))
+    return out
 
 # %% ../../nbs/51a_eval.judge.ipynb #baa03e73
 JUDGE_PROMPT = ("The image shows a robot gripper at a table: on the left the start, on the right the end of an attempt at "
