@@ -60,3 +60,19 @@ def test_evaluate_judge_imagined(store, capsys):
     assert r['n'] == r['imagined']['n'] == 10
     assert r['imagined']['success_rate'] == r['success_rate']                # the real labels
     assert 0 <= r['imagined']['accuracy'] <= 1 and r['imagined']['model'] == str(default_checkpoint())
+
+def test_train_judge_curve(store, tmp_path):
+    "train-judge: one judge per size of the curve, the largest saved; its held-out accuracy is what the saved judge scores."
+    out = tmp_path/'judge'
+    pw('train-judge', '--data', store, '--out', out, '--sizes', '4,8', '--set', 'epochs=2', '--set', 'hidden=32', '--quiet')
+    rep = json.loads((out/'report.json').read_text())
+    assert [c['n_train'] for c in rep['curve']] == [4, 8] and rep['final']['n_val'] == 2 and rep['config']['hidden'] == 32
+    items = judge_items(store)
+    assert evaluate_judge(load_judge(out), items[-2:])['accuracy'] == pytest.approx(rep['curve'][-1]['accuracy'])
+
+@pytest.mark.parametrize('kv, says', [('epochs=two', 'epochs'), ('width=3', "unknown train-judge settings ['width']"),
+                                      ('arch=vit', "JudgeConfig.arch='vit'")])
+def test_train_judge_bad_settings(store, tmp_path, capsys, kv, says):
+    rc = pw('train-judge', '--data', store, '--out', tmp_path/'j', '--set', kv, '--quiet', check=False)
+    err = capsys.readouterr().err
+    assert rc == 2 and says in err and not (tmp_path/'j').exists(), err[-2000:]

@@ -10,8 +10,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
            'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_coverage_parser',
-           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_judge_parser',
-           'add_real_parser', 'build_parser', 'main']
+           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_train_judge_parser',
+           'add_judge_parser', 'add_real_parser', 'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -524,6 +524,44 @@ def _cmd_evaluate_judge(a):
         if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {res['imagined']['balanced_accuracy'] or float('nan'):.3f}")
     return res
 
+def _cmd_train_judge(a):
+    "playworld train-judge: a judge from labelled attempts, optionally with its accuracy-vs-data curve; returns the report."
+    import dataclasses
+    from playworld.core import atomic_write
+    from playworld.config import from_mapping, parse_overrides, field_types, to_jsonable
+    from playworld.eval.judge import JudgeConfig, JudgeTrainConfig, judge_items, judge_curve
+    sets = parse_overrides(a.set); jk = set(field_types(JudgeConfig)); tk = set(field_types(JudgeTrainConfig))
+    if (bad := sorted(set(sets) - jk - tk)): raise ValueError(f"unknown train-judge settings {bad} (--set); valid: {sorted(jk | tk)}")
+    cfg = from_mapping(JudgeConfig, {k: v for k, v in sets.items() if k in jk}, '--set')
+    tcfg = from_mapping(JudgeTrainConfig, {k: v for k, v in sets.items() if k in tk}, '--set')
+    items = [x for d in a.data for x in judge_items(d, cfg.arch, not a.quiet)]
+    val = judge_items(a.val, cfg.arch, not a.quiet) if a.val else None
+    if val is None:                                                    # no separate seeds: hold out the last val_frac of the data
+        k = max(1, int(round(len(items) * tcfg.val_frac))); items, val = items[:-k], items[-k:]
+    sizes = a.sizes or [len(items)]
+    judge, rep, curve = judge_curve(items, val, sizes, cfg, tcfg, not a.quiet)
+    judge.save(a.out)
+    res = dict(judge=str(a.out), data=[str(d) for d in a.data], val=str(a.val) if a.val else 'last val_frac of data',
+               config=to_jsonable(judge.cfg), train=to_jsonable(tcfg), curve=curve,
+               final={k: v for k, v in rep.items() if k != 'loss'}, loss=rep['loss'])
+    with atomic_write(os.path.join(a.out, 'report.json'), 'w') as f: json.dump(res, f, indent=1, default=float)
+    print(json.dumps(curve) if a.json else '\n'.join(f"{c['n_train']:6d} attempts: accuracy {c['accuracy']:.3f} (balanced {c['balanced_accuracy'] or float('nan'):.3f}) on {rep['n_val']} held out"
+                                                     for c in curve) + f"\njudge saved to {a.out}")
+    return res
+
+def add_train_judge_parser(sub # the playworld `add_subparsers()` object
+                          )->argparse.ArgumentParser: # the `train-judge` parser
+    "Register `playworld train-judge --data STORE [STORE ...] --out DIR [--val STORE] [--sizes N,N] [--set k=v]`; sets `func`."
+    p = sub.add_parser('train-judge', help="train the success/interaction-mode judge on labelled attempts (collect --mode judge), with its accuracy-vs-data curve")
+    p.add_argument('--data', nargs='+', required=True, help='stores of labelled attempts (their order is the curve\'s order)')
+    p.add_argument('--val', help='held-out store from other seeds (default: the last val_frac of --data)')
+    p.add_argument('--out', required=True, help='judge folder: model.safetensors, config.json, report.json')
+    p.add_argument('--sizes', type=_ints, help='training-set sizes of the curve, comma-separated (default: all); the judge saved is the largest')
+    p.add_argument('--set', action='append', metavar='KEY=VALUE', help='JudgeConfig (arch, n_frames, hidden, threshold, ...) or JudgeTrainConfig (epochs, lr, ...) values')
+    p.add_argument('--json', action='store_true', help='print the curve as JSON'); p.add_argument('--quiet', action='store_true', help='no progress bars')
+    p.set_defaults(func=_cmd_train_judge)
+    return p
+
 def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
                     )->argparse.ArgumentParser: # the `evaluate judge` parser
     "Register `playworld evaluate judge [--judge DIR] --episodes N --seed S [--families a,b] [--data STORE] [--json]`; sets `func`."
@@ -602,7 +640,7 @@ def build_parser()->argparse.ArgumentParser:
     ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
     for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
-    for add in (add_collect_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
+    for add in (add_collect_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 
 def main(argv:list|None=None # arguments (None: sys.argv[1:])

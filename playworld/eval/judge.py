@@ -28,8 +28,8 @@ __all__ = ['log', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of', 'run_f
            'collect_judge_data', 'play_attempts', 'graded_attempt', 'judge_stream', 'fresh_attempts',
            'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'colour_masks',
            'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem',
-           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'imagined_attempts', 'parse_yes_no',
-           'VLMJudge', 'parse_proposal', 'VLMProposer']
+           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
+           'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -186,6 +186,15 @@ class JudgeConfig:
     emb:int=64                       # instruction embedding size
     modes:tuple=MODES                # mode names of the mode head
     threshold:float=0.5              # success probability above which `Judge.__call__` says success
+    hidden:int=128                   # keypoint MLP width
+    def __post_init__(self):
+        if self.arch not in ('keypoints', 'cnn'): raise ValueError(f"JudgeConfig.arch={self.arch!r}: expected 'keypoints' or 'cnn'")
+        for k, lo in (('size', 16), ('n_frames', 2), ('emb', 1), ('hidden', 1)):
+            v = getattr(self, k)
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < lo: raise ValueError(f"JudgeConfig.{k}={v!r}: expected an int >= {lo}")
+        self.widths, self.modes = tuple(int(w) for w in self.widths), tuple(self.modes)
+        if not self.widths or min(self.widths) < 8 or any(w % 8 for w in self.widths): raise ValueError(f"JudgeConfig.widths={self.widths!r}: expected multiples of 8 (GroupNorm(8, w))")
+        if not 0 < float(self.threshold) < 1: raise ValueError(f"JudgeConfig.threshold={self.threshold!r}: expected a probability in (0, 1)")
 
 class JudgeNet(nn.Module):
     "FiLM-conditioned CoordConv CNN: (B, 3K+3, H, W) frames + (B, 4) instruction indices -> success logit (B,), mode logits (B, M)."
@@ -262,8 +271,8 @@ def keypoint_input(frames:np.ndarray, # (B, T, H, W, 3) uint8
 
 class KeypointNet(nn.Module):
     "MLP on standardised keypoint features -> success logit (B,), mode logits (B, M); `mu`, `sd` are set from the training data."
-    def __init__(self, cfg:JudgeConfig, hidden:int=128):
-        super().__init__(); d = cfg.n_frames * N_KP + len(_FAMS) + len(_DIRS) + 1
+    def __init__(self, cfg:JudgeConfig, hidden:int|None=None): # hidden: MLP width (default `cfg.hidden`)
+        super().__init__(); d = cfg.n_frames * N_KP + len(_FAMS) + len(_DIRS) + 1; hidden = hidden or cfg.hidden
         self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
         self.mlp = nn.Sequential(nn.Linear(d, hidden), nn.SiLU(), nn.Dropout(0.2), nn.Linear(hidden, hidden), nn.SiLU(),
                                  nn.Dropout(0.2), nn.Linear(hidden, 1 + len(cfg.modes)))
@@ -452,19 +461,23 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
                 blur_p:float=0.5,      # chance the frames after the first are blurred
                 seed:int=0,
                 progress:bool=True,
-                log_every:int=0        # print the mean loss every this many epochs (0: never)
+                log_every:int=0,       # print the mean loss every this many epochs (0: never)
+                val=None,              # held-out attempts (as `data`, e.g. other seeds); given: all of `data` trains, no split
                )->tuple:               # (Judge, report dict: held-out metrics of `evaluate_judge`, train sizes, seconds)
-    "Train the CNN judge on episodes with simulator labels; report held-out accuracy (episode-level split)."
+    """Train the judge (keypoint MLP or FiLM CNN, `cfg.arch`) on attempts with simulator labels: a success logit (BCE)
+    and the interaction mode (cross-entropy), half the samples cut at a random frame and labelled as of it; report
+    held-out accuracy on `val` or on an episode-level split. ValueError for < 2 attempts or mixed frame sizes."""
     import time
     from playworld.data.windows import split_episodes
     cfg = cfg or JudgeConfig(); t0 = time.time()
     eps = judge_items(data, cfg.arch, progress)
-    if len(eps) < 2: raise ValueError(f"need at least 2 episodes to train and hold out, got {len(eps)}")
+    if len(eps) < (1 if val is not None else 2): raise ValueError(f"need at least 2 episodes to train and hold out, got {len(eps)}")
     bad = sorted({tuple(e.hw) for e in eps})
     if len(bad) != 1 or bad[0][0] != bad[0][1]: raise ValueError(f"all episodes need the same square frame size, got {bad}")
     cfg.size = bad[0][0]
     seed_everything(seed); rng = np.random.default_rng(seed)
-    train, val = split_episodes(eps, val_frac, seed)
+    if val is None: train, val = split_episodes(eps, val_frac, seed)
+    else: train, val = eps, judge_items(val, cfg.arch, progress)
     net, K = make_net(cfg), cfg.n_frames
     if cfg.arch == 'keypoints':                                                # feature standardisation from the training episodes
         x = _batch(train, np.arange(len(train)), [len(e) - 1 for e in train], K, 0, rng, 'keypoints')
@@ -489,6 +502,42 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     rep = dict(evaluate_judge(judge, val), n_train=len(train), n_val=len(val), epochs=epochs, loss=hist, seconds=round(time.time() - t0, 1),
                train_success_acc=evaluate_judge(judge, train[:len(val)])['success_acc'])
     return judge, rep
+
+@dataclass
+class JudgeTrainConfig:
+    "How `train_judge` trains: the `playworld train-judge --set` keys besides `JudgeConfig`'s."
+    epochs:int=60          # passes over the training attempts
+    batch_size:int=64
+    lr:float=3e-3          # AdamW peak learning rate (one-cycle)
+    val_frac:float=0.2     # held-out fraction when no separate validation attempts are given
+    prefix_p:float=0.5     # chance a sample is cut at a random frame
+    blur_p:float=0.5       # chance the frames after the first are blurred (CNN judge)
+    seed:int=0
+    def __post_init__(self):
+        for k in ('epochs', 'batch_size'):
+            if getattr(self, k) < 1: raise ValueError(f"JudgeTrainConfig.{k}={getattr(self, k)!r}: expected an int >= 1")
+        if not self.lr > 0: raise ValueError(f"JudgeTrainConfig.lr={self.lr!r}: expected a learning rate > 0")
+        for k in ('prefix_p', 'blur_p'):
+            if not 0 <= getattr(self, k) <= 1: raise ValueError(f"JudgeTrainConfig.{k}={getattr(self, k)!r}: expected a probability in [0, 1]")
+        if not 0 <= self.val_frac < 1: raise ValueError(f"JudgeTrainConfig.val_frac={self.val_frac!r}: expected a fraction in [0, 1)")
+
+def judge_curve(items:list,            # training attempts (`judge_items`), in collection order
+                val:list,              # held-out attempts from other seeds
+                sizes:list,            # training-set sizes, each <= len(items)
+                cfg:JudgeConfig|None=None, tcfg:JudgeTrainConfig|None=None,
+                progress:bool=False
+               )->tuple:               # (the judge trained on the largest size, its report, curve: one dict per size)
+    "How held-out accuracy grows with the number of labelled attempts: one judge per size, trained on the first n attempts."
+    import copy
+    cfg, tcfg = cfg or JudgeConfig(), tcfg or JudgeTrainConfig()
+    if (bad := [n for n in sizes if not 2 <= n <= len(items)]): raise ValueError(f"sizes {bad}: expected 2 .. {len(items)} training attempts")
+    curve = []
+    for n in sorted(sizes):
+        judge, rep = train_judge(items[:n], copy.deepcopy(cfg), val=val, progress=progress, **asdict(tcfg))
+        curve.append(dict(n_train=n, seconds=rep['seconds'], train_success_acc=rep['train_success_acc'],
+                          **{k: rep[k] for k in ('accuracy', 'balanced_accuracy', 'tpr', 'fpr', 'mode_acc')},
+                          per_family={f: v['accuracy'] for f, v in rep['per_family'].items()}))
+    return judge, rep, curve
 
 # %% ../../nbs/51a_eval.judge.ipynb #7d241e68
 @torch.no_grad()
