@@ -205,6 +205,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'playworld/data/store.py'),
                                       'playworld.data.store.EpisodeStore.data_files': ( 'data.store.html#episodestore.data_files',
                                                                                         'playworld/data/store.py'),
+                                      'playworld.data.store.EpisodeStore.iter_episodes': ( 'data.store.html#episodestore.iter_episodes',
+                                                                                           'playworld/data/store.py'),
                                       'playworld.data.store.EpisodeStore.load': ( 'data.store.html#episodestore.load',
                                                                                   'playworld/data/store.py'),
                                       'playworld.data.store.EpisodeStore.load_all': ( 'data.store.html#episodestore.load_all',

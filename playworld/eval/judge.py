@@ -383,7 +383,7 @@ def judge_items(data,                 # an `EpisodeStore`, its folder, or an ite
     if isinstance(data, (str, Path)):
         from playworld.data.store import EpisodeStore
         data = EpisodeStore(data)
-    it = (data.load(i) for i in range(len(data))) if hasattr(data, 'load_all') else iter(data)
+    it = data.iter_episodes() if hasattr(data, 'iter_episodes') else iter(data)
     out = []
     for e in tqdm(it, total=len(data) if hasattr(data, '__len__') else None, disable=not progress, desc='judge items'):
         if isinstance(e, JudgeItem):
