@@ -245,13 +245,14 @@ def frame_features(f:np.ndarray,   # (N, H, W, 3) uint8 frames of one episode, t
     "Per object (task block, base/other block, other block, bowl, plate, gripper): count, centroid, spread, top; then offsets."
     N, H, W, _ = f.shape; m = colour_masks(f)
     others = [task.base] + [o for o in BLOCKS if o not in (task.obj, task.base)] if task.base else [o for o in BLOCKS if o != task.obj]
-    yy, xx = np.mgrid[0:H, 0:W] / np.array([H, W])[:, None, None]
+    ys, xs = np.arange(H) / H, np.arange(W) / W
     feats, cents = [], []
     for k in [task.obj, *others, 'bowl', 'plate', 'gripper']:
-        mk = m[k].astype(np.float32); n = mk.sum((1, 2)); d = np.maximum(n, 1)
-        cy, cx = (mk * yy).sum((1, 2)) / d, (mk * xx).sum((1, 2)) / d
-        sy = np.sqrt(np.maximum((mk * yy**2).sum((1, 2)) / d - cy**2, 0)); sx = np.sqrt(np.maximum((mk * xx**2).sum((1, 2)) / d - cx**2, 0))
-        top = np.where(n > 0, np.where(mk.any(2), np.arange(H)[None], H).min(1) / H, 0)
+        R, C = m[k].sum(2), m[k].sum(1)                    # (N, H) row and (N, W) column counts: every moment comes from them
+        n = R.sum(1).astype(np.float64); d = np.maximum(n, 1)
+        cy, cx = R @ ys / d, C @ xs / d
+        sy, sx = np.sqrt(np.maximum(R @ ys**2 / d - cy**2, 0)), np.sqrt(np.maximum(C @ xs**2 / d - cx**2, 0))
+        top = np.where(n > 0, (R > 0).argmax(1) / H, 0)
         feats.append(np.stack([n / 100, cy, cx, sy, sx, top], 1)); cents.append(np.stack([cy, cx], 1))
     o, base, bowl, plate = cents[0], cents[1], cents[3], cents[4]
     rel = np.concatenate([o - bowl, o - plate, o - base, o - o[:1]], 1)
