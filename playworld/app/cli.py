@@ -147,7 +147,7 @@ def _cmd_collect(a):
         from playworld.eval.judge import judge_stream
         kw['stream'] = judge_stream
     if a.workers > 1:
-        r = collect_sharded(a.out, a.episodes, a.workers, a.backend, **kw)
+        r = collect_sharded(a.out, a.episodes, a.workers, a.backend, commit_every=a.commit_every, **kw)
         r = dict(r, shards=len(r['shards']))
     else: r = collect_to_store(a.out, n_episodes=a.episodes, resume=a.resume, commit_every=a.commit_every, progress=not a.quiet, **kw)
     print(json.dumps(r) if a.json else f"{r['out']}: {r['episodes']} episodes")
