@@ -23,7 +23,7 @@ def _ep(T=8, H=64, A=4, **kw):
     return Episode(**d)
 
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
 def store(tmp_path_factory):
     "A small valid store (3 episodes) to corrupt, copied per case."
     from playworld.data.store import write_episodes

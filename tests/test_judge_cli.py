@@ -15,7 +15,7 @@ def pw(*args, check=True): # run `playworld ARGS` in this process (the console s
     if check: assert rc == 0, args
     return rc
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
 def store(tmp_path_factory):
     d = tmp_path_factory.mktemp('judge') / 'attempts'
     pw('collect', '--mode', 'judge', '--episodes', 6, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')

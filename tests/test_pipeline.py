@@ -10,7 +10,7 @@ HORIZONS = ['1', '4', '8', '16']
 NETGUARD = Path(__file__).parent/'netguard'   # its sitecustomize refuses non-loopback network access
 
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
 def smoke_run(tmp_path_factory):
     """The smoke profile, killed with SIGKILL (its papermill kernel too) once the collect stage is done, then run again
     to completion with the network blocked: the rerun must skip collect, redo the interrupted stage and reach no host."""

@@ -14,7 +14,7 @@ def brighter(frames, instruction):
 '''
 
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
 def ckpts(tmp_path_factory):
     from playworld.wm.model import ActionVideoDenoiser
     from playworld.rl.policy import DiffusionPolicy, save_policy

@@ -20,7 +20,7 @@ def papermill(out_nb, *args, timeout=300):
     return run_papermill(NB, out_nb, *args, timeout=timeout)
 
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
 def smoke(tmp_path_factory):
     d = tmp_path_factory.mktemp('sources')
     t0 = time.time()
