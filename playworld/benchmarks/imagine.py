@@ -53,7 +53,7 @@ def _one_batch(wm, policy, judge, ctx:np.ndarray, ins:str, steps:int, n_exec:int
 
 # %% ../../nbs/78_benchmarks.imagine.ipynb #f7c0a191
 def bench_imagine(checkpoint:str|None=None, # world model (None: the shipped `data_samples/tabletop_wm`)
-                  quick:bool=False,         # < 1 min on a CPU: batches 8 and 32, 16 frames, 1 timed round
+                  quick:bool=False,         # ~3 min on 2 CPU cores: batches 8, 32, 64 (a GRPO group, policy evaluation, a GRPO update), 16 frames, 1 timed round
                  )->dict:                   # JSON-ready: config, and per batch size bare/loop frames/s, ratio, time shares
     "Imagined frames/s of `imagine_rollouts` (BC policy + shipped judge) vs the bare batched world-model rollout; FileNotFoundError without the shipped assets."
     ck = Path(checkpoint) if checkpoint else default_checkpoint()
@@ -62,7 +62,7 @@ def bench_imagine(checkpoint:str|None=None, # world model (None: the shipped `da
         if p is None: raise FileNotFoundError(f"bench imagine needs the shipped {what}; run from a source checkout")
     dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
     wm, policy, judge = load_world_model(ck).to(dev).eval(), load_policy(pol_p, dev), load_judge(judge_p)
-    batches, steps, reps = ((8, 32), 16, 1) if quick else ((8, 32, 64), 40, 3)
+    batches, steps, reps = ((8, 32, 64), 16, 1) if quick else ((8, 32, 64), 40, 3)
     n_exec = policy.config.n_exec
     start = real_starts(1, ('lift',), n_ctx=wm.config.n_ctx, size=wm.config.size)[0]
     res = dict(checkpoint=str(ck), policy=str(pol_p), judge=str(judge_p), device=str(dev), threads=torch.get_num_threads(),
