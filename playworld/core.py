@@ -143,6 +143,7 @@ def atomic_path(path:str|Path # final file path
     try:
         yield tmp
         with open(tmp, 'rb+') as f: os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())       # a library may create its file 0600 (safetensors' writer does): the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError): os.unlink(tmp)
