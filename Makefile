@@ -28,7 +28,7 @@ smoke: setup           ## every stage at toy size (< 1 min)
 	MUJOCO_GL=$${MUJOCO_GL:-egl} $(BIN)/playworld run --profile smoke --out runs/smoke --force
 
 test: setup sync-check ## notebooks' tests + tests/ (papermill smoke run, CLI, README)
-	MUJOCO_GL=$${MUJOCO_GL:-egl} $(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=15 tests/   # two workers: the stage tests run single-threaded subprocesses
+	MUJOCO_GL=$${MUJOCO_GL:-egl} $(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=15 tests/   # two workers, each file whole on one worker (its fixtures built once); the stage tests run single-threaded subprocesses
 
 sync-check:            ## fail when nbdev-export / nbdev-clean would change a tracked file
 	@bash tools/sync_check.sh

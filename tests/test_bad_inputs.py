@@ -6,7 +6,6 @@ import json, shutil, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pytest
-pytestmark = pytest.mark.xdist_group('test_bad_inputs')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT/'data_samples'/'tabletop_heldout'
@@ -23,7 +22,7 @@ def _ep(T=8, H=64, A=4, **kw):
     return Episode(**d)
 
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def store(tmp_path_factory):
     "A small valid store (3 episodes) to corrupt, copied per case."
     from playworld.data.store import write_episodes

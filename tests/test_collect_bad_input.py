@@ -4,9 +4,8 @@ from pathlib import Path
 from playworld.data.store import EpisodeStore
 from playworld.play.run import collect_to_store, play_stream
 import pytest
-pytestmark = pytest.mark.xdist_group('test_collect_bad_input')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def store(tmp_path_factory):
     d = tmp_path_factory.mktemp('s')/'store'
     collect_to_store(d, 'demo', 3, seed=0, max_steps=40, progress=False)

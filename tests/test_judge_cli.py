@@ -8,14 +8,13 @@ from playworld.data.store import EpisodeStore
 from playworld.eval.judge import load_judge, judge_items, evaluate_judge, judge_stream
 from playworld.assets import default_judge
 
-pytestmark = pytest.mark.xdist_group('judge_cli')
 
 def pw(*args, check=True): # run `playworld ARGS` in this process (the console script calls the same `main`); its exit status
     rc = main([str(a) for a in args])
     if check: assert rc == 0, args
     return rc
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def store(tmp_path_factory):
     d = tmp_path_factory.mktemp('judge') / 'attempts'
     pw('collect', '--mode', 'judge', '--episodes', 6, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')

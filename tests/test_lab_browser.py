@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ART = ROOT/'test-artifacts'
 from _browser import needs_chromium, free_port, chromium, offloop_hosts
-pytestmark = [needs_chromium, pytest.mark.xdist_group('test_lab_browser')]   # one worker builds the module-scoped fixtures (pytest -n 2 --dist loadgroup)
+pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('jupyterlab', reason='jupyterlab is not installed (pip install jupyterlab; `make setup` installs it)')
 from selenium.webdriver.common.by import By

@@ -2,7 +2,6 @@
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
-pytestmark = pytest.mark.xdist_group('test_pipeline')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 PLAYWORLD = str(Path(sys.executable).parent/'playworld')
 HORIZONS = ['1', '4', '8', '16']
@@ -10,7 +9,7 @@ HORIZONS = ['1', '4', '8', '16']
 NETGUARD = Path(__file__).parent/'netguard'   # its sitecustomize refuses non-loopback network access
 
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def smoke_run(tmp_path_factory):
     """The smoke profile, killed with SIGKILL (its papermill kernel too) once the collect stage is done, then run again
     to completion with the network blocked: the rerun must skip collect, redo the interrupted stage and reach no host."""

@@ -4,7 +4,6 @@ import argparse, json
 import numpy as np
 import pytest
 import torch
-pytestmark = pytest.mark.xdist_group('test_rl_smoke')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 JUDGE_SRC = '''
 import numpy as np
@@ -14,7 +13,7 @@ def brighter(frames, instruction):
 '''
 
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def ckpts(tmp_path_factory):
     from playworld.wm.model import ActionVideoDenoiser
     from playworld.rl.policy import DiffusionPolicy, save_policy

@@ -9,7 +9,6 @@ import pytest
 
 from _stages import ROOT, run_papermill, check_cell_errors, run_cli, without, refused
 from playworld.studies.sources import Params, SOURCE_NAMES
-pytestmark = pytest.mark.xdist_group('test_sources_stage')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 NB = ROOT/'nbs'/'stages'/'65_sources.ipynb'
 SMOKE = Params.PRESETS['smoke']
 # measured with the wall clock or naming the run folder: not compared between the two runs
@@ -20,7 +19,7 @@ def papermill(out_nb, *args, timeout=300):
     return run_papermill(NB, out_nb, *args, timeout=timeout)
 
 
-@pytest.fixture(scope='session')   # session, not module: under xdist a worker may run other files' tests in between, and a module fixture would be built again
+@pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def smoke(tmp_path_factory):
     d = tmp_path_factory.mktemp('sources')
     t0 = time.time()

@@ -7,7 +7,7 @@ import pytest
 
 os.environ['GRADIO_ANALYTICS_ENABLED'] = 'False'
 from _browser import needs_chromium, free_port, chromium, offloop_hosts
-pytestmark = [needs_chromium, pytest.mark.xdist_group('test_teleop_browser')]   # one worker builds the module-scoped fixtures (pytest -n 2 --dist loadgroup)
+pytestmark = needs_chromium
 webdriver = pytest.importorskip('selenium.webdriver', reason='selenium is not installed (pip install selenium)')
 pytest.importorskip('gradio', reason='gradio is not installed')
 from selenium.webdriver.common.by import By

@@ -10,7 +10,6 @@ gradio_client = pytest.importorskip('gradio_client', reason='gradio_client is no
 pytest.importorskip('gradio', reason='gradio is not installed')
 from playworld.ui.teleop import launch
 from playworld.data.store import EpisodeStore
-pytestmark = pytest.mark.xdist_group('test_teleop_client')   # its module-scoped fixture is built once: every test of this file on one worker (pytest -n 2 --dist loadgroup)
 
 
 def free_port()->int:
