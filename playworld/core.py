@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_core.ipynb #196ca071
 from __future__ import annotations
-import os, re, random, shutil, tempfile, contextlib
+import os, re, random, shutil, tempfile, contextlib, dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -12,13 +12,14 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['CAMERA', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'to_model', 'to_frames', 'Episode',
-           'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write',
-           'atomic_path', 'check_writable', 'frame_strip', 'save_png']
+__all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'to_model', 'to_frames',
+           'Episode', 'camera_key', 'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env',
+           'choose_gl', 'atomic_write', 'atomic_path', 'check_writable', 'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
-OBS_IMAGE = f'observation.images.{CAMERA}'   # (H, W, 3) uint8 video frame
+IMAGE_PREFIX = 'observation.images.'        # LeRobot's prefix of camera feature keys
+OBS_IMAGE = f'{IMAGE_PREFIX}{CAMERA}'        # (H, W, 3) uint8 video frame
 OBS_STATE = 'observation.state'              # (S,) float32 proprioception
 ACTION = 'action'                            # (A,) float32 in [-1, 1]
 SOURCES = ('play', 'demo', 'human', 'imagined', 'imported')  # where an episode came from ('human': teleop or scripted human-style play)
@@ -39,8 +40,15 @@ def to_frames(x:Tensor, # (..., C, H, W) float in [-1, 1]
 # %% ../nbs/00_core.ipynb #31c6a13b
 @dataclass
 class Episode:
-    "One robot episode in memory, in LeRobot's row convention (action `t` is taken at frame `t`)."
-    frames:np.ndarray          # (T, H, W, 3) uint8 frames from the fixed camera
+    """One robot episode in memory, in LeRobot's row convention (action `t` is taken at frame `t`).
+
+    An episode sees through one or more cameras. `cameras` maps each camera's LeRobot feature key
+    (`observation.images.<cam>`) to its `(T, H_c, W_c, 3)` uint8 frames; every camera has the same T, each its own size.
+    `frames` is the primary camera, the first of `cameras`. Build a one-camera episode with `frames` alone (its camera is
+    `OBS_IMAGE`, the tabletop's top view) and a multi-camera one with `frames=None, cameras={...}`. Passing both is allowed
+    only when `frames` is the first camera's array; anything else raises ValueError, so `dataclasses.replace(ep, frames=x)`
+    of a multi-camera episode fails loudly instead of leaving the other cameras stale (use `Episode.slice`)."""
+    frames:np.ndarray|None     # (T, H, W, 3) uint8 frames of the primary camera (None: the first of `cameras`)
     actions:np.ndarray         # (T, A) float32 actions, row t taken at frame t
     state:np.ndarray|None=None # (T, S) float32 proprioceptive state (None: not recorded)
     instruction:str=''         # language instruction ('' when the data has none)
@@ -50,10 +58,25 @@ class Episode:
     success:bool=False         # the simulator's (or the data's) success verdict
     fps:float=10.0             # control and frame rate, Hz
     events:list=field(default_factory=list)  # per-episode interaction events (str)
+    cameras:dict=field(default_factory=dict) # {camera feature key: (T, H_c, W_c, 3) uint8}, the primary first ({}: {OBS_IMAGE: frames})
     def __post_init__(self):
-        f, a = np.asarray(self.frames), np.asarray(self.actions)
-        if f.ndim != 4 or f.shape[-1] != 3 or f.dtype != np.uint8:
-            raise ValueError(f"frames must be (T, H, W, 3) uint8, got shape {f.shape} dtype {f.dtype}")
+        if not isinstance(self.cameras, dict): raise TypeError(f"cameras must be a dict of camera key -> frames, got {type(self.cameras).__name__}")
+        if not self.cameras:
+            if self.frames is None: raise ValueError("an episode needs frames: pass frames=(T, H, W, 3) uint8 or cameras={key: frames}")
+            self.cameras = {OBS_IMAGE: self.frames}
+        elif self.frames is not None and self.frames is not next(iter(self.cameras.values())):
+            raise ValueError(f"frames must be the primary camera's array ({next(iter(self.cameras))}) or None when cameras are given")
+        cams = {}
+        for k, v in self.cameras.items():
+            v = np.asarray(v)
+            if not isinstance(k, str) or not k.startswith(IMAGE_PREFIX) or len(k) == len(IMAGE_PREFIX):
+                raise ValueError(f"camera key {k!r} must be a LeRobot image feature key '{IMAGE_PREFIX}<camera>'")
+            if v.ndim != 4 or v.shape[-1] != 3 or v.dtype != np.uint8:
+                raise ValueError(f"frames of camera {k} must be (T, H, W, 3) uint8, got shape {v.shape} dtype {v.dtype}")
+            if cams and len(v) != len(next(iter(cams.values()))):
+                raise ValueError(f"camera {k} has {len(v)} frames, camera {next(iter(cams))} has {len(next(iter(cams.values())))}: every camera needs T frames")
+            cams[k] = v
+        self.cameras = cams; f = next(iter(cams.values())); a = np.asarray(self.actions)
         if a.ndim != 2 or len(a) != len(f):
             raise ValueError(f"actions must be (T, A) with T = {len(f)} frames, got shape {a.shape}")
         if self.state is not None and len(self.state) != len(f):
@@ -65,6 +88,23 @@ class Episode:
                 raise ValueError(f"{k} must be finite, got NaN or inf in rows {rows[:5].tolist()}{' ...' if len(rows) > 5 else ''}")
         self.frames, self.actions = f, a.astype(np.float32)
     def __len__(self): return len(self.frames)
+    @property
+    def camera_keys(self)->list: return list(self.cameras)   # the cameras' feature keys, the primary first
+    def slice(self, start:int=0, stop:int|None=None)->'Episode':
+        "Frames, actions and state `start:stop` of every camera as a new episode (labels and events kept)."
+        cut = lambda x: None if x is None else x[start:stop]
+        return dataclasses.replace(self, frames=None, actions=self.actions[start:stop], state=cut(self.state),
+                                   cameras={k: v[start:stop] for k, v in self.cameras.items()})
+    def select(self, keys:list)->'Episode':
+        "The same episode seen through the cameras `keys` only (in that order; the first becomes the primary); KeyError naming the cameras it has."
+        miss = [k for k in keys if k not in self.cameras]
+        if miss or not keys: raise KeyError(f"episode has no camera {miss or keys!r}; it has {list(self.cameras)}")
+        return dataclasses.replace(self, frames=None, cameras={k: self.cameras[k] for k in keys})
+
+def camera_key(name:str)->str: # 'front' or 'observation.images.front' -> 'observation.images.front'
+    "The LeRobot feature key of a camera given by its short name or its key."
+    if not isinstance(name, str) or not name.strip(): raise ValueError(f"camera name must be a non-empty string, got {name!r}")
+    return name if name.startswith(IMAGE_PREFIX) else IMAGE_PREFIX + name
 
 # %% ../nbs/00_core.ipynb #7d49b692
 def seed_everything(seed:int # seed for python, numpy and torch

@@ -65,8 +65,7 @@ def trim_episode(ep:Episode, # an episode
                 )->Episode:  # its first n frames (and actions, state)
     "The first n frames of an episode (no longer a success unless it already was within them: success is kept False)."
     from dataclasses import replace
-    return replace(ep, frames=ep.frames[:n], actions=ep.actions[:n], state=None if ep.state is None else ep.state[:n],
-                   success=False if n < len(ep) else ep.success)
+    return replace(ep.slice(0, n), success=False if n < len(ep) else ep.success)
 
 def collect_pool_play(pool:tuple,          # objects the scenes are drawn from
                       n_episodes:int|None=None, # collect this many attempts, or
