@@ -4,7 +4,7 @@
 
 # %% ../../nbs/20_data.store.ipynb #e06c25e1
 from __future__ import annotations
-import json, shutil, warnings, os, fcntl
+import json, shutil, warnings, os, fcntl, io
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
@@ -14,12 +14,14 @@ import pyarrow.compute as pc
 import av
 from av.video.frame import PictureType
 from fastcore.basics import patch
-from ..core import OBS_IMAGE, OBS_STATE, ACTION, Episode, atomic_write, atomic_path
+from ..core import OBS_IMAGE, OBS_STATE, ACTION, IMAGE_PREFIX, Episode, atomic_write, atomic_path, camera_key
+
 
 # %% auto #0
 __all__ = ['CODEBASE_VERSION', 'CHUNKS_SIZE', 'INFO_PATH', 'TASKS_PATH', 'STATS_PATH', 'EPISODES_PATH', 'DATA_PATH', 'VIDEO_PATH',
-           'INDEX_FEATURES', 'VIDEO_MODES', 'encode_video', 'decode_video', 'squares_clip', 'psnr', 'read_info',
-           'write_episodes', 'EpisodeStore', 'clean_uncommitted', 'StoreWriter', 'merge_stores']
+           'INDEX_FEATURES', 'VIDEO_MODES', 'encode_video', 'decode_video', 'check_frame_format', 'decode_spans',
+           'squares_clip', 'psnr', 'read_info', 'store_cameras', 'write_episodes', 'EpisodeStore', 'clean_uncommitted',
+           'StoreWriter', 'merge_stores']
 
 # %% ../../nbs/20_data.store.ipynb #3764b788
 CODEBASE_VERSION = 'v3.0'
@@ -36,12 +38,13 @@ INDEX_FEATURES = {k: {'dtype': d, 'shape': [1], 'names': None} for k, d in
 VIDEO_MODES = {'default': ('libx264', 'yuv444p', 10),    # codec, pix_fmt, crf: ~50-60 dB on 64x64 renders
                'lossless': ('libx264rgb', 'rgb24', 0)}   # bit-exact RGB (H.264 High 4:4:4 Predictive)
 
-def _paths(root:Path, n:int)->dict:
-    "The data, video and episode-table paths of global file number `n`."
-    c, f = divmod(n, CHUNKS_SIZE)
+def _paths(root:Path, n:int, cameras=(OBS_IMAGE,), chunks:int=CHUNKS_SIZE)->dict:
+    "The data, per-camera video and episode-table paths of global file number `n` (file `n % chunks` of chunk `n // chunks`)."
+    c, f = divmod(n, chunks)
     return dict(data=root/DATA_PATH.format(chunk_index=c, file_index=f),
-                video=root/VIDEO_PATH.format(video_key=OBS_IMAGE, chunk_index=c, file_index=f),
+                videos={k: root/VIDEO_PATH.format(video_key=k, chunk_index=c, file_index=f) for k in cameras},
                 episodes=root/EPISODES_PATH.format(chunk_index=c, file_index=f))
+
 
 # %% ../../nbs/20_data.store.ipynb #3807cb90
 def encode_video(frames:np.ndarray,   # (T, H, W, 3) uint8 frames, H and W even
@@ -98,6 +101,71 @@ def decode_video(path:str|Path,    # an .mp4 file
     if not out: raise ValueError(f"video file {path} has no frames from index {start}")
     return np.stack(out)
 
+# %% ../../nbs/20_data.store.ipynb #e15f425e
+def check_frame_format(fmt:av.VideoFormat, # a decoded frame's pixel format (`frame.format`)
+                       path:str|Path,      # the file it came from, named in the error
+                      ):
+    """Refuse pixel formats the store cannot hold faithfully as 8-bit RGB: ValueError naming the file and its pix_fmt for
+    single-channel (gray), alpha (RGBA, yuva*), palette, and more-than-8-bit (10-, 12-, 16-bit) formats."""
+    comps = fmt.components
+    why = ('it has one channel (gray)' if len(comps) == 1 else 'it has an alpha channel' if len(comps) == 4 else
+           'it is palette-coded' if fmt.has_palette else f'its samples are {max(c.bits for c in comps)}-bit'
+           if max(c.bits for c in comps) > 8 else None if len(comps) == 3 else f'it has {len(comps)} components')
+    if why: raise ValueError(f"video file {path} has pix_fmt {fmt.name!r}: {why}; expected 8-bit 3-channel colour "
+                             f"(re-encode it, e.g. ffmpeg -i IN -pix_fmt yuv420p OUT)")
+
+def decode_spans(path:str|Path,  # an .mp4 (or any container PyAV reads) of frames at `fps`
+                 fps:float,      # the nominal frame rate, Hz
+                 spans:list,     # [(from_timestamp s, n frames), ...] ascending, e.g. the episodes of one LeRobot v3 file
+                 what:str='',    # prefix naming the episode and camera in errors, e.g. 'episode 3, observation.images.front: '
+                )->list:         # one (n, H, W, 3) uint8 RGB array per span
+    """Decode the frames of several time spans of one video in a single pass (seek once, decode forward).
+
+    Frame j of a span starting at t0 is the frame presented within 1/(2 fps) of t0 + j/fps, as LeRobot's
+    `decode_video_frames` matches query timestamps (its `tolerance_s`); no other frame may lie in the span. A span that
+    runs past the video's end, a frame missing inside it, or extra frames (a video at another rate than `fps`) raise
+    ValueError naming the file and both numbers, so a wrong episode table never silently returns a neighbour's frame.
+    FileNotFoundError if missing; ValueError if corrupt or not 8-bit 3-channel (`check_frame_format`)."""
+    path = Path(path)
+    if not path.is_file(): raise FileNotFoundError(f"{what}video file not found: {path}")
+    if not spans: return []
+    tol, eps = 0.5 / fps, 1e-6
+    lo = min(t for t, n in spans) - tol; hi = max(t + (n - 1) / fps for t, n in spans) + tol
+    times, frames = [], []
+    try:
+        with av.open(str(path)) as c:
+            s = c.streams.video[0]
+            rgb = av.video.reformatter.VideoReformatter()   # one converter for the whole call: ~2x faster than a fresh one per frame
+            if lo > 0: c.seek(int(lo / s.time_base), stream=s, backward=True)
+            for fr in c.decode(s):
+                if fr.pts is None: continue
+                t = float(fr.pts * s.time_base)
+                if t < lo - eps: continue
+                if t > hi + eps: break
+                if not frames: check_frame_format(fr.format, path)
+                times.append(t); frames.append(rgb.reformat(fr, format='rgb24').to_ndarray())
+    except (av.error.FFmpegError, IndexError) as e:
+        raise ValueError(f"{what}corrupt or unreadable video file {path}: {e}") from e
+    times = np.array(times); out = []
+    for t0, n in spans:
+        want = t0 + np.arange(n) / fps
+        inside = np.nonzero((times >= t0 - tol - eps) & (times <= t0 + (n - 1) / fps + tol + eps))[0]
+        span = f"the span [{t0:.4f}, {t0 + n / fps:.4f}) s of {n} frames at {fps:g} fps"
+        if len(inside) < n:
+            end = f"the video's frames end at {times[-1]:.4f} s" if len(times) else "no frame of the video lies there"
+            raise ValueError(f"{what}video file {path} holds {len(inside)} frames in {span}: {end} (is the episode's span outside "
+                             f"its video, or the video shorter than the data?)")
+        if len(inside) > n: raise ValueError(f"{what}video file {path} holds {len(inside)} frames in {span}, expected {n} "
+                                             f"(is the video at another frame rate than {fps:g} fps?)")
+        off = np.abs(times[inside] - want)
+        if (off > tol + eps).any():
+            j = int(np.argmax(off > tol + eps))
+            raise ValueError(f"{what}video file {path}: frame {j} of {span} is presented at {times[inside[j]]:.4f} s, "
+                             f"more than 1/(2 fps) = {tol:.4f} s from {want[j]:.4f} s")
+        out.append(np.stack([frames[i] for i in inside]))
+    return out
+
+
 # %% ../../nbs/20_data.store.ipynb #dccebeff
 def squares_clip(T:int,        # number of frames
                  size:int=64,  # frame height and width, px
@@ -141,17 +209,20 @@ def _frame_table(episodes:list, ep0:int, row0:int, task_idx:list, fps:float)->pa
     return pa.table(cols)
 
 # %% ../../nbs/20_data.store.ipynb #85da3064
-def _episode_table(episodes:list, ep0:int, row0:int, n:int, fps:float, tasks:list)->pa.Table:
-    "One row per episode: LeRobot's location columns for file number `n`, then our per-episode columns."
-    T = np.array([len(e) for e in episodes], np.int64); c, f = divmod(n, CHUNKS_SIZE)
-    off = np.concatenate([[0], np.cumsum(T)[:-1]]); N = len(T); v = f'videos/{OBS_IMAGE}'
+def _episode_table(episodes:list, ep0:int, row0:int, n:int, fps:float, tasks:list, chunks:int=CHUNKS_SIZE)->pa.Table:
+    "One row per episode: LeRobot's location columns for file number `n` (every camera's video too), then our per-episode columns."
+    T = np.array([len(e) for e in episodes], np.int64); c, f = divmod(n, chunks)
+    off = np.concatenate([[0], np.cumsum(T)[:-1]]); N = len(T)
     i64 = lambda x: pa.array(np.broadcast_to(np.asarray(x, np.int64), (N,)))
+    vid = {}
+    for k in episodes[0].camera_keys:
+        v = f'videos/{k}'
+        vid.update({f'{v}/chunk_index': i64(c), f'{v}/file_index': i64(f),
+                    f'{v}/from_timestamp': pa.array(off / fps), f'{v}/to_timestamp': pa.array((off + T) / fps)})
     return pa.table({
         'episode_index': i64(np.arange(ep0, ep0 + N)), 'tasks': pa.array([[t] for t in tasks], pa.list_(pa.string())),
         'length': i64(T), 'data/chunk_index': i64(c), 'data/file_index': i64(f),
-        'dataset_from_index': i64(row0 + off), 'dataset_to_index': i64(row0 + off + T),
-        f'{v}/chunk_index': i64(c), f'{v}/file_index': i64(f),
-        f'{v}/from_timestamp': pa.array(off / fps), f'{v}/to_timestamp': pa.array((off + T) / fps),
+        'dataset_from_index': i64(row0 + off), 'dataset_to_index': i64(row0 + off + T), **vid,
         'meta/episodes/chunk_index': i64(c), 'meta/episodes/file_index': i64(f),
         'instruction': pa.array([e.instruction for e in episodes], pa.string()),
         'task_family': pa.array([e.task for e in episodes], pa.string()),
@@ -159,6 +230,7 @@ def _episode_table(episodes:list, ep0:int, row0:int, n:int, fps:float, tasks:lis
         'policy_id': pa.array([e.policy_id for e in episodes], pa.string()),
         'success': pa.array([bool(e.success) for e in episodes], pa.bool_()),
         'events': pa.array([[str(x) for x in e.events] for e in episodes], pa.list_(pa.string()))})
+
 
 # %% ../../nbs/20_data.store.ipynb #1d19fb98
 def _write_tasks(path:Path, tasks:list):
@@ -186,10 +258,10 @@ def read_info(root:str|Path)->dict:
     return info
 
 # %% ../../nbs/20_data.store.ipynb #6eca8c9e
-def _features(ep:Episode, vinfo:dict, names:dict)->dict:
-    "LeRobot `features` for episodes shaped like `ep`."
-    H, W = ep.frames.shape[1:3]
-    ft = {OBS_IMAGE: {'dtype': 'video', 'shape': [H, W, 3], 'names': ['height', 'width', 'channels'], 'info': vinfo}}
+def _features(ep:Episode, vinfos:dict, names:dict)->dict:
+    "LeRobot `features` for episodes shaped like `ep`: one `video` feature per camera (`vinfos`: camera key -> its `info`)."
+    ft = {k: {'dtype': 'video', 'shape': [*v.shape[1:3], 3], 'names': ['height', 'width', 'channels'], 'info': vinfos[k]}
+          for k, v in ep.cameras.items()}
     if ep.state is not None:
         ft[OBS_STATE] = {'dtype': 'float32', 'shape': [ep.state.shape[1]], 'names': names.get(OBS_STATE)}
     ft[ACTION] = {'dtype': 'float32', 'shape': [ep.actions.shape[1]], 'names': names.get(ACTION)}
@@ -204,6 +276,21 @@ def _stats(tables:list)->dict:
         out[k] = dict(min=x.min(0).tolist(), max=x.max(0).tolist(), mean=x.mean(0).tolist(),
                       std=x.std(0).tolist(), count=[len(x)])
     return out
+
+def _image_stats(clips)->dict:
+    """Per-channel min/max/mean/std of frames in [0, 1] over every pixel of `clips` (an iterable of (T, H, W, 3) uint8), in
+    LeRobot's image-stats layout (each (3, 1, 1); `count` = frames). Accumulated 64 frames at a time in float64, so memory
+    stays one chunk however long the clips are."""
+    n = px = 0; s = np.zeros(3); ss = np.zeros(3); lo = np.full(3, 255); hi = np.zeros(3)
+    for c in clips:
+        n += len(c)
+        for a in range(0, len(c), 64):
+            x = c[a:a + 64].reshape(-1, 3); lo = np.minimum(lo, x.min(0)); hi = np.maximum(hi, x.max(0))
+            x = x.astype(np.float64) / 255; s += x.sum(0); ss += (x * x).sum(0); px += len(x)
+    if not px: raise ValueError("no frames to compute image statistics from")
+    m = s / px; sd = np.sqrt(np.maximum(ss / px - m * m, 0))
+    col = lambda v: [[[float(u)]] for u in v]
+    return dict(min=col(lo / 255), max=col(hi / 255), mean=col(m), std=col(sd), count=[n])
 
 def _merge_stats(a:dict, b:dict)->dict:
     "Merge two `_stats` results of disjoint frame sets (Chan, Golub & LeVeque 1979 pairwise update of mean and M2)."
@@ -221,25 +308,43 @@ def _write_info(root:Path, info:dict):
     "Commit point of a write: replace meta/info.json atomically."
     with atomic_write(root/INFO_PATH, 'w') as f: json.dump(info, f, indent=4)
 
+
 # %% ../../nbs/20_data.store.ipynb #f834cf7e
+def _cams(e:Episode)->dict: return {k: tuple(v.shape[1:3]) for k, v in e.cameras.items()}
+
+def store_cameras(info:dict)->dict: # {camera key: (H, W)} of every `video` and `image` feature, in feature order
+    "The cameras of a LeRobot dataset's info.json: its `video` and `image` features with their frame size (either [H, W, C] or [C, H, W] order, by `names`)."
+    out = {}
+    for k, f in info.get('features', {}).items():
+        if f.get('dtype') not in ('video', 'image'): continue
+        sh, nm = list(f['shape']), list(f.get('names') or [])
+        out[k] = tuple(sh[1:3]) if nm[:1] in (['channels'], ['channel'], ['c']) else tuple(sh[:2])
+    return out
+
 def _check_batch(episodes:list, fps:float|None, info:dict|None)->float:
     "Validate a batch of episodes against each other and an existing store's info; returns the fps."
     if not episodes: raise ValueError("episodes is empty: nothing to write")
     for i, e in enumerate(episodes):
         if not isinstance(e, Episode): raise TypeError(f"episodes[{i}] must be an Episode, got {type(e).__name__}")
-    e0 = episodes[0]; sig = lambda e: (e.frames.shape[1:], e.actions.shape[1], None if e.state is None else e.state.shape[1])
+    e0 = episodes[0]; sig = lambda e: (_cams(e), e.actions.shape[1], None if e.state is None else e.state.shape[1])
     for i, e in enumerate(episodes):
-        if sig(e) != sig(e0): raise ValueError(f"episodes[{i}] has (frame shape, action dim, state dim) {sig(e)}, "
+        if sig(e) != sig(e0): raise ValueError(f"episodes[{i}] has (cameras (H, W), action dim, state dim) {sig(e)}, "
                                                f"expected {sig(e0)} like episodes[0]")
         if fps is None and e.fps != e0.fps: raise ValueError(f"episodes[{i}] has fps {e.fps}, expected {e0.fps}; pass fps=")
+        odd = {k: hw for k, hw in _cams(e).items() if hw[0] % 2 or hw[1] % 2}
+        if odd: raise ValueError(f"episodes[{i}]: camera frames must have even height and width for H.264, got {odd} (resize or crop them)")
     fps = float(fps if fps is not None else e0.fps)
     if info is not None:
         ft = info['features']
-        have = (tuple(ft[OBS_IMAGE]['shape']), ft[ACTION]['shape'][0], ft[OBS_STATE]['shape'][0] if OBS_STATE in ft else None)
-        if sig(e0) != have: raise ValueError(f"episodes have (frame shape, action dim, state dim) {sig(e0)}, "
+        img = [k for k, f in ft.items() if f.get('dtype') == 'image']
+        if img: raise ValueError(f"the store keeps cameras {img} as images inside its parquet files; this writer appends video "
+                                 f"cameras only: import the dataset into a new store (playworld import) and append there")
+        have = (store_cameras(info), ft[ACTION]['shape'][0], ft[OBS_STATE]['shape'][0] if OBS_STATE in ft else None)
+        if sig(e0) != have: raise ValueError(f"episodes have (cameras (H, W), action dim, state dim) {sig(e0)}, "
                                              f"the store holds {have}")
         if abs(info['fps'] - fps) > 1e-9: raise ValueError(f"fps {fps} differs from the store's fps {info['fps']}")
     return fps
+
 
 # %% ../../nbs/20_data.store.ipynb #c877e7be
 def write_episodes(root:str|Path,      # store folder (created if absent)
@@ -260,12 +365,39 @@ def write_episodes(root:str|Path,      # store folder (created if absent)
     with StoreWriter(root, fps, mode, names, robot_type) as w: return w.write(episodes)
 
 # %% ../../nbs/20_data.store.ipynb #0b9b2a95
+def _select_cameras(have:dict,        # {camera key: (H, W)} the dataset has
+                    cameras,          # None (all), a list of names/keys, or 'a,b'
+                    where:str|Path,   # the dataset, named in the error
+                   )->dict:           # {key: (H, W)} in the order asked
+    "The chosen cameras; ValueError naming the cameras the dataset has when one is missing."
+    if cameras is None: return dict(have)
+    if isinstance(cameras, str): cameras = [c for c in cameras.split(',') if c.strip()]
+    keys = [camera_key(c.strip()) for c in cameras]
+    miss = [k for k in keys if k not in have]
+    if miss or not keys:
+        raise ValueError(f"{where} has no camera {', '.join(miss) or '(none chosen)'}: it has {', '.join(have) or 'no cameras'}")
+    if len(set(keys)) != len(keys): raise ValueError(f"cameras {cameras!r} names a camera twice")
+    return {k: have[k] for k in keys}
+
 class EpisodeStore:
-    "A LeRobot v3.0 episode store on disk: `len()`, `.meta`, `load(i)`, `load_all()`; errors name the bad file."
-    def __init__(self, root:str|Path): # store folder written by `write_episodes` (or LeRobot, video + actions)
+    """A LeRobot v3.0 dataset on disk, written by this workbench or by `lerobot` itself: `len()`, `.meta`, `load(i)`,
+    `iter_episodes()`; errors name the bad file.
+
+    Its cameras are the `video` and `image` features of `meta/info.json` (`observation.images.<cam>`, each its own
+    (H, W)); `cameras` picks some of them, in order (the first becomes each episode's primary `frames`). Paths come from
+    info.json's `data_path` / `video_path` templates and `chunks_size`; several episodes may share a data or video file
+    and each camera's video files are numbered on their own, as lerobot writes them. Frames are found by timestamp
+    (`decode_spans`): an episode whose `from_timestamp`/`to_timestamp` does not match its video raises ValueError."""
+    def __init__(self, root:str|Path,   # store folder (meta/info.json, meta/episodes/, data/, videos/)
+                 cameras=None):         # cameras to load: None (all), a list of names or keys, or 'front,wrist'
         self.root = Path(root); self.info = read_info(self.root); self.fps = self.info['fps']
+        self.all_cameras = store_cameras(self.info)
+        if not self.all_cameras: raise ValueError(f"{self.root/INFO_PATH} has no video or image feature: no camera to read")
+        self.cameras = _select_cameras(self.all_cameras, cameras, self.root)
+        self.chunks = int(self.info.get('chunks_size', CHUNKS_SIZE))
+        self.data_path, self.video_path = self.info.get('data_path', DATA_PATH), self.info.get('video_path', VIDEO_PATH)
         files = sorted((self.root/'meta/episodes').glob('chunk-*/file-*.parquet'))
-        tbl = pa.concat_tables([_read_parquet(f) for f in files]) if files else None
+        tbl = pa.concat_tables([_read_parquet(f, _episode_columns(f)) for f in files], promote_options='default') if files else None
         n = self.info['total_episodes']
         if tbl is not None:
             idx = tbl.column('episode_index').to_numpy()
@@ -282,19 +414,35 @@ class EpisodeStore:
         if frames != self.info['total_frames']:
             raise ValueError(f"{self.root/INFO_PATH} claims total_frames={self.info['total_frames']}, "
                              f"the episode table sums to {frames}")
+        vids = [k for k in self.all_cameras if self.info['features'][k]['dtype'] == 'video']
+        for k in vids:
+            if self.meta and f'videos/{k}/from_timestamp' not in self.meta[0]:
+                raise ValueError(f"{self.root/'meta/episodes'} has no columns videos/{k}/... for the video feature {k} of {self.root/INFO_PATH}")
         self._cache = (None, None)
     def __len__(self): return len(self.meta)
-    def __repr__(self): return f"EpisodeStore({str(self.root)!r}, {len(self)} episodes, {self.info['total_frames']} frames)"
+    def __repr__(self): return f"EpisodeStore({str(self.root)!r}, {len(self)} episodes, {self.info['total_frames']} frames, cameras {list(self.cameras)})"
+    def is_video(self, key:str)->bool: return self.info['features'][key]['dtype'] == 'video'
+    @property
+    def camera_keys(self)->list: return list(self.cameras)    # the chosen cameras' keys, the primary first
+
+    def data_file(self, i:int)->Path:
+        "The data parquet holding episode `i`'s rows."
+        m = self.meta[i]
+        return self.root/self.data_path.format(chunk_index=m['data/chunk_index'], file_index=m['data/file_index'])
+
+    def video_file(self, i:int, key:str)->Path:
+        "The mp4 holding camera `key`'s frames of episode `i`."
+        m = self.meta[i]; v = f'videos/{key}'
+        return self.root/self.video_path.format(video_key=key, chunk_index=m[f'{v}/chunk_index'], file_index=m[f'{v}/file_index'])
 
     def paths(self, i:int)->tuple:
-        "(data parquet, video mp4) paths of episode `i`."
-        m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
-        return (self.root/DATA_PATH.format(chunk_index=m['data/chunk_index'], file_index=m['data/file_index']),
-                self.root/VIDEO_PATH.format(video_key=OBS_IMAGE, chunk_index=m[f'{v}/chunk_index'], file_index=m[f'{v}/file_index']))
+        "(data parquet, the primary camera's video mp4 or None when it is stored as images) paths of episode `i`."
+        k = self.camera_keys[0]
+        return self.data_file(i), (self.video_file(i, k) if self.is_video(k) else None)
 
     def _rows(self, i:int)->pa.Table:
         "The data rows of episode `i`, checked against the episode table."
-        path = self.paths(i)[0]
+        path = self.data_file(i)
         if self._cache[0] != path: self._cache = (path, _read_parquet(path))
         t = self._cache[1]; m = self.meta[i]
         t = t.filter(pc.equal(t.column('episode_index'), i))
@@ -303,25 +451,57 @@ class EpisodeStore:
                              f"expected length {m['length']} from the episode table")
         return t
 
-    def _episode(self, i:int, rows:pa.Table, frames:np.ndarray)->Episode:
-        "Assemble episode `i` from its data rows and frames."
-        m = self.meta[i]; arr = lambda k: np.stack(rows.column(k).to_numpy(zero_copy_only=False)).astype(np.float32)
-        return Episode(frames=frames, actions=arr(ACTION), state=arr(OBS_STATE) if OBS_STATE in rows.column_names else None,
-                       instruction=m.get('instruction') or (m['tasks'] or [''])[0], task=m.get('task_family') or '',
-                       source=m.get('source') or 'imported', policy_id=m.get('policy_id') or '',
-                       success=bool(m.get('success')), fps=float(self.fps), events=list(m.get('events') or []))
+    def _images(self, i:int, key:str, rows:pa.Table)->np.ndarray:
+        "Frames of an `image` feature stored in the data parquet (HF datasets' Image struct {bytes, path}), decoded with Pillow."
+        from PIL import Image
+        path = self.data_file(i); out = []
+        if key not in rows.column_names: raise ValueError(f"data file {path} has no column {key} (an image feature of {self.root/INFO_PATH})")
+        for j, v in enumerate(rows.column(key).to_pylist()):
+            b = v.get('bytes') if isinstance(v, dict) else None
+            if b is None and isinstance(v, dict) and v.get('path'): b = (self.root/v['path']).read_bytes()
+            if b is None: raise ValueError(f"data file {path}: episode {i} frame {j} of {key} holds no image bytes")
+            try: im = Image.open(io.BytesIO(b)); im.load()
+            except OSError as e: raise ValueError(f"data file {path}: episode {i} frame {j} of {key} is not a readable image: {e}") from e
+            if im.mode != 'RGB': raise ValueError(f"data file {path}: episode {i} frame {j} of {key} has image mode {im.mode!r}; "
+                                                  f"expected 8-bit 3-channel RGB")
+            out.append(np.asarray(im))
+        return np.stack(out)
 
-    def _span(self, i:int)->tuple:
-        "(start, stop) frame indices of episode `i` in its video file."
-        m = self.meta[i]; v = f'videos/{OBS_IMAGE}'
-        a = round(m[f'{v}/from_timestamp'] * self.fps)
-        return a, a + m['length']
+    def _episode(self, i:int, rows:pa.Table, cams:dict)->Episode:
+        "Assemble episode `i` from its data rows and camera frames ({key: (T, H, W, 3)}; image features decoded here)."
+        m = self.meta[i]; arr = lambda k: np.stack(rows.column(k).to_numpy(zero_copy_only=False)).astype(np.float32).reshape(len(rows), -1)
+        cams = {k: cams[k] if k in cams else self._images(i, k, rows) for k in self.cameras}
+        for k, v in cams.items():
+            if tuple(v.shape[1:3]) != tuple(self.cameras[k]):
+                raise ValueError(f"episode {i}, {k}: frames are {v.shape[1]}x{v.shape[2]}, {self.root/INFO_PATH} says {self.cameras[k][0]}x{self.cameras[k][1]}")
+        try:
+            return Episode(frames=None, cameras=cams, actions=arr(ACTION), state=arr(OBS_STATE) if OBS_STATE in rows.column_names else None,
+                           instruction=m.get('instruction') or (m.get('tasks') or [''])[0], task=m.get('task_family') or '',
+                           source=m.get('source') or 'imported', policy_id=m.get('policy_id') or '',
+                           success=bool(m.get('success')), fps=float(self.fps), events=list(m.get('events') or []))
+        except ValueError as e: raise ValueError(f"episode {i} in {self.data_file(i)}: {e}") from e
+
+    def _span(self, i:int, key:str|None=None)->tuple:
+        "(from_timestamp s, length) of episode `i` in camera `key`'s video (default: the primary camera)."
+        m = self.meta[i]; key = key or self.camera_keys[0]
+        return float(m[f'videos/{key}/from_timestamp']), int(m['length'])
+
+    def _check_span(self, i:int, key:str):
+        "ValueError when the episode table's to - from timestamps disagree with the episode's length (beyond 1/(2 fps))."
+        m = self.meta[i]; a, b = m[f'videos/{key}/from_timestamp'], m[f'videos/{key}/to_timestamp']
+        if abs((b - a) * self.fps - m['length']) > 0.5:
+            raise ValueError(f"{self.root/'meta/episodes'}: episode {i} of {key} spans [{a:.4f}, {b:.4f}) s = {(b - a) * self.fps:.2f} frames "
+                             f"at {self.fps:g} fps, but has length {m['length']}")
 
     def load(self, i:int)->Episode: # episode index, 0 <= i < len(store)
         "Load episode `i` (frames decoded by timestamp); IndexError out of range, FileNotFoundError/ValueError naming a bad file."
         if not -len(self) <= i < len(self): raise IndexError(f"episode {i} out of range for a store of {len(self)} episodes")
-        i = i % len(self)
-        return self._episode(i, self._rows(i), decode_video(self.paths(i)[1], self.fps, *self._span(i)))
+        i = i % len(self); cams = {}
+        for k in self.cameras:
+            if not self.is_video(k): continue
+            self._check_span(i, k)
+            cams[k] = decode_spans(self.video_file(i, k), self.fps, [self._span(i, k)], f"episode {i}, {k}: ")[0]
+        return self._episode(i, self._rows(i), cams)
 
     def __getitem__(self, i:int)->Episode: return self.load(i)
 
@@ -329,40 +509,57 @@ class EpisodeStore:
         "Load every episode, decoding each video file once."
         return list(self.iter_episodes())
 
-    def iter_episodes(self, max_frames:int=4096 # decode at most this many frames at once (bounds memory)
+    def iter_episodes(self, max_frames:int=4096 # decode at most this many frames per camera at once (bounds memory)
                      ):                         # yields `Episode`s in episode order
-        """Every episode in order, streaming: consecutive episodes of one video file are decoded together, in runs of at
-        most `max_frames` frames, so a pass over a large store decodes each file once (~10x faster than `load` per
-        episode, which seeks and decodes per call) with memory bounded by one run."""
+        """Every episode in order, streaming: consecutive episodes that share each camera's video file are decoded together,
+        in runs of at most `max_frames` frames, so a pass over a large store decodes each file once (~10x faster than `load`
+        per episode, which seeks and decodes per call) with memory bounded by one run."""
+        vids = [k for k in self.cameras if self.is_video(k)]
+        key = lambda j: tuple(self.video_file(j, k) for k in vids)
         i, n = 0, len(self)
         while i < n:
-            path, a0 = self.paths(i)[1], self._span(i)[0]; j = i
-            while j + 1 < n and self.paths(j + 1)[1] == path and self._span(j + 1)[0] >= self._span(j)[1] and self._span(j + 1)[1] - a0 <= max_frames: j += 1
-            frames = decode_video(path, self.fps, a0, self._span(j)[1])
-            for k in range(i, j + 1):
-                a, b = self._span(k); yield self._episode(k, self._rows(k), frames[a - a0:b - a0])
+            for k in vids: self._check_span(i, k)
+            j, t0 = i, {k: self._span(i, k)[0] for k in vids}
+            while j + 1 < n and key(j + 1) == key(i) and all(
+                    self._span(j + 1, k)[0] >= self._span(j, k)[0] + self._span(j, k)[1] / self.fps - 0.5 / self.fps and
+                    (self._span(j + 1, k)[0] - t0[k]) * self.fps + self._span(j + 1, k)[1] <= max_frames + 0.5 for k in vids):
+                j += 1; [self._check_span(j, k) for k in vids]
+            runs = {k: decode_spans(self.video_file(i, k), self.fps, [self._span(e, k) for e in range(i, j + 1)],
+                                    f"episodes {i}..{j}, {k}: ") for k in vids}
+            for e in range(i, j + 1):
+                yield self._episode(e, self._rows(e), {k: runs[k][e - i] for k in vids})
             i = j + 1
 
     @property
     def next_file(self)->int:
-        "Global number of the file the next write creates (one past the last committed file)."
-        return 1 + max([max(_fileno(m, 'data'), _fileno(m, f'videos/{OBS_IMAGE}'), _fileno(m, 'meta/episodes'))
-                        for m in self.meta], default=-1)
+        "Global number of the file the next write creates (one past the last committed file of any kind)."
+        pres = ['data', 'meta/episodes'] + [f'videos/{k}' for k in self.all_cameras if self.is_video(k)]
+        return 1 + max([_fileno(m, p, self.chunks) for m in self.meta for p in pres], default=-1)
 
     @property
     def data_files(self)->list:
         "The committed data parquet files."
-        return sorted({self.paths(i)[0] for i in range(len(self))})
+        return sorted({self.data_file(i) for i in range(len(self))})
 
     @property
     def tasks(self)->list:
-        "Task strings in task_index order (from meta/tasks.parquet)."
+        "Task strings in task_index order (from meta/tasks.parquet; lerobot keeps the string as the pandas index column)."
         if not (self.root/TASKS_PATH).exists(): return []
-        return _read_parquet(self.root/TASKS_PATH).sort_by('task_index').column('task').to_pylist()
+        t = _read_parquet(self.root/TASKS_PATH)
+        col = 'task' if 'task' in t.column_names else next((c for c in t.column_names if c not in ('task_index',)), None)
+        if col is None or 'task_index' not in t.column_names:
+            raise ValueError(f"{self.root/TASKS_PATH} has columns {t.column_names}, expected task_index and task")
+        return t.sort_by('task_index').column(col).to_pylist()
 
 
 # %% ../../nbs/20_data.store.ipynb #2b48b326
-def _fileno(m:dict, pre:str)->int: return m[f'{pre}/chunk_index'] * CHUNKS_SIZE + m[f'{pre}/file_index']
+def _fileno(m:dict, pre:str, chunks:int=CHUNKS_SIZE)->int: return m[f'{pre}/chunk_index'] * chunks + m[f'{pre}/file_index']
+
+def _episode_columns(path:Path)->list:
+    "The episode-table columns we read: everything but lerobot's per-episode `stats/...` columns (dozens per feature)."
+    try: names = pq.read_schema(path).names
+    except (pa.ArrowException, OSError) as e: raise ValueError(f"corrupt or truncated parquet file {path}: {e}") from e
+    return [c for c in names if not c.startswith('stats/')]
 
 
 # %% ../../nbs/20_data.store.ipynb #d3dcd599
@@ -396,8 +593,10 @@ class StoreWriter:
                  fps:float|None=None,          # frame rate, Hz (None: the episodes' own)
                  mode:str='default',           # video mode (see `VIDEO_MODES`)
                  names:dict|None=None,         # names per dim for a new store's features
-                 robot_type:str|None=None):    # info.json robot_type (None: keep / 'playworld')
+                 robot_type:str|None=None,     # info.json robot_type (None: keep / 'playworld')
+                 provenance:dict|None=None):   # recorded in info.json under 'playworld' (e.g. an import's source, size, crop)
         self.root, self.fps, self.mode, self.names, self.robot_type = Path(root), fps, mode, names, robot_type
+        self.provenance = provenance
         (self.root/'meta').mkdir(parents=True, exist_ok=True)
         self._lock = open(self.root/'meta/.write.lock', 'w')
         try: fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -406,26 +605,31 @@ class StoreWriter:
         if (self.root/INFO_PATH).exists():
             with warnings.catch_warnings(): warnings.simplefilter('ignore'); st = EpisodeStore(self.root)
         self.info, self.tasks = (st.info, st.tasks) if st else (None, [])
+        self.chunks = st.chunks if st else CHUNKS_SIZE
         self.next_file = st.next_file if st else 0
         self.removed = clean_uncommitted(self.root, self.next_file)   # leftovers of an interrupted write
         self.stats = self._committed_stats(st) if st else None
     def _committed_stats(self, st)->dict:
-        "The stored stats when they describe exactly the committed frames, else recomputed from the data files."
-        p = self.root/STATS_PATH
-        try: s = json.loads(p.read_text()); ok = s and all(v['count'] == [st.info['total_frames']] for v in s.values())
+        """The stored stats when they describe exactly the committed frames (every camera included), else recomputed from the
+        data files and, for the cameras, by decoding every video once."""
+        p = self.root/STATS_PATH; want = [ACTION] + ([OBS_STATE] if OBS_STATE in st.info['features'] else []) + list(st.all_cameras)
+        try: s = json.loads(p.read_text()); ok = all(s[k]['count'] == [st.info['total_frames']] for k in want)
         except (OSError, json.JSONDecodeError, KeyError, TypeError): ok = False
         if ok: return s
-        cols = [ACTION] + ([OBS_STATE] if OBS_STATE in st.info['features'] else [])
-        return _stats([_read_parquet(q, cols) for q in st.data_files]) if len(st) else None
+        if not len(st): return None
+        out = _stats([_read_parquet(q, want[:1 + (OBS_STATE in st.info['features'])]) for q in st.data_files])
+        for k in st.all_cameras:
+            out[k] = _image_stats(e.frames for e in EpisodeStore(self.root, [k]).iter_episodes())
+        return out
     def __len__(self): return self.info['total_episodes'] if self.info else 0
     def close(self):
         if not self._lock.closed: self._lock.close()
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
 
-    def write(self, episodes:list, # list of `Episode` (same frame size, action and state dims as the store)
+    def write(self, episodes:list, # list of `Episode` (same cameras and frame sizes, action and state dims as the store)
              )->list:                           # the global episode indices written
-        "Commit one batch as file-XXX (video, data, episode table, tasks, stats, then info.json); ValueError/TypeError on bad input."
+        "Commit one batch as file-XXX (every camera's video, data, episode table, tasks, stats, then info.json); ValueError/TypeError on bad input."
         info, root = self.info, self.root
         fps = _check_batch(episodes, self.fps, info)
         ep0, row0 = (info['total_episodes'], info['total_frames']) if info else (0, 0)
@@ -433,20 +637,26 @@ class StoreWriter:
         strs = [e.instruction or e.task for e in episodes]
         for s in strs:
             if s not in tasks: tasks.append(s)
-        p = _paths(root, n); T = np.cumsum([0] + [len(e) for e in episodes])
-        vinfo = encode_video(np.concatenate([e.frames for e in episodes]), p['video'], fps, self.mode, keyframes=T[:-1])
+        keys = list(store_cameras(info)) if info else episodes[0].camera_keys
+        p = _paths(root, n, keys, self.chunks); T = np.cumsum([0] + [len(e) for e in episodes])
+        vinfo = {k: encode_video(np.concatenate([e.cameras[k] for e in episodes]), p['videos'][k], fps, self.mode, keyframes=T[:-1])
+                 for k in keys}
         frames = _frame_table(episodes, ep0, row0, [tasks.index(s) for s in strs], fps)
         with atomic_write(p['data']) as f: pq.write_table(frames, f)
-        with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(episodes, ep0, row0, n, fps, strs), f)
+        ordered = [e if e.camera_keys == keys else e.select(keys) for e in episodes]
+        with atomic_write(p['episodes']) as f: pq.write_table(_episode_table(ordered, ep0, row0, n, fps, strs, self.chunks), f)
         if tasks != self.tasks or not (root/TASKS_PATH).exists(): _write_tasks(root/TASKS_PATH, tasks)   # only when a task is new
-        stats = _stats([frames]) if self.stats is None else _merge_stats(self.stats, _stats([frames]))
+        new_stats = {**_stats([frames]), **{k: _image_stats(e.cameras[k] for e in episodes) for k in keys}}
+        stats = new_stats if self.stats is None else _merge_stats(self.stats, new_stats)
         with atomic_write(root/STATS_PATH, 'w') as f: json.dump(stats, f, indent=4)
         fps_out = int(fps) if float(fps).is_integer() else fps
+        prov = dict((info or {}).get('playworld') or {}, **(self.provenance or {}))
         new = dict(codebase_version=CODEBASE_VERSION, robot_type=self.robot_type or (info or {}).get('robot_type') or 'playworld',
                    total_episodes=ep0 + len(episodes), total_frames=int(row0 + T[-1]), total_tasks=len(tasks),
-                   chunks_size=CHUNKS_SIZE, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
+                   chunks_size=self.chunks, data_files_size_in_mb=100, video_files_size_in_mb=500, fps=fps_out,
                    splits={'train': f'0:{ep0 + len(episodes)}'}, data_path=DATA_PATH, video_path=VIDEO_PATH,
-                   features=info['features'] if info else _features(episodes[0], {**vinfo, 'video.fps': fps_out}, self.names or {}))
+                   features=info['features'] if info else _features(episodes[0], {k: {**v, 'video.fps': fps_out} for k, v in vinfo.items()}, self.names or {}))
+        if prov: new['playworld'] = prov
         _write_info(root, new)                                                    # the commit point
         self.info, self.tasks, self.stats, self.next_file = new, tasks, stats, n + 1
         return list(range(ep0, ep0 + len(episodes)))
@@ -454,9 +664,9 @@ class StoreWriter:
 
 # %% ../../nbs/20_data.store.ipynb #557ea660
 def _group_files(st:EpisodeStore)->list:
-    "Episode ids of `st` grouped by (data file, video file), in order."
+    "Episode ids of `st` grouped by (data file, every camera's video file), in order."
     g = {}
-    for i in range(len(st)): g.setdefault(st.paths(i), []).append(i)
+    for i in range(len(st)): g.setdefault((st.data_file(i), *(st.video_file(i, k) for k in st.all_cameras)), []).append(i)
     return list(g.items())
 
 def merge_stores(shards:list,        # store folders (or `EpisodeStore`s) with equal fps and features
@@ -468,18 +678,24 @@ def merge_stores(shards:list,        # store folders (or `EpisodeStore`s) with e
     stores = [s if isinstance(s, EpisodeStore) else EpisodeStore(s) for s in shards]
     if not stores: raise ValueError("shards is empty: nothing to merge")
     key = lambda st: (st.fps, {k: v['shape'] for k, v in st.info['features'].items()})
-    for s in stores[1:]:
+    for s in stores:
         if key(s) != key(stores[0]): raise ValueError(f"{s.root} has (fps, feature shapes) {key(s)}, expected {key(stores[0])} like {stores[0].root}")
+        if any(not s.is_video(k) for k in s.all_cameras): raise ValueError(f"{s.root} keeps cameras as images in parquet: merge stores with video cameras only")
+        if s.chunks != CHUNKS_SIZE or s.data_path != DATA_PATH or s.video_path != VIDEO_PATH:
+            raise ValueError(f"{s.root} uses another file layout (chunks_size {s.chunks}): merge stores written by this workbench")
+    cams = list(stores[0].all_cameras)
     tmp = out.with_name(f'.{out.name}.merge-{os.getpid()}'); shutil.rmtree(tmp, ignore_errors=True)
-    tasks, ep0, row0, n, tables = [], 0, 0, 0, []
+    tasks, ep0, row0, n, tables, stats = [], 0, 0, 0, [], None
     for st in stores:
         remap = []
         for t in st.tasks:
             if t not in tasks: tasks.append(t)
             remap.append(tasks.index(t))
-        for (dpath, vpath), ids in _group_files(st):
-            p = _paths(tmp, n); p['video'].parent.mkdir(parents=True, exist_ok=True)
-            with atomic_path(p['video']) as f: shutil.copyfile(vpath, f)
+        for (dpath, *vpaths), ids in _group_files(st):
+            p = _paths(tmp, n, cams)
+            for k, vpath in zip(cams, vpaths):
+                p['videos'][k].parent.mkdir(parents=True, exist_ok=True)
+                with atomic_path(p['videos'][k]) as f: shutil.copyfile(vpath, f)
             d = _read_parquet(dpath); d = d.filter(pc.is_in(d.column('episode_index'), pa.array(ids, pa.int64())))
             lens = [st.meta[i]['length'] for i in ids]; emap = dict(zip(ids, range(ep0, ep0 + len(ids))))
             d = d.sort_by([('episode_index', 'ascending'), ('frame_index', 'ascending')])
@@ -490,15 +706,24 @@ def merge_stores(shards:list,        # store folders (or `EpisodeStore`s) with e
             with atomic_write(p['data']) as f: pq.write_table(d, f)
             e = st.table.take(pa.array(ids)); c, fi = divmod(n, CHUNKS_SIZE); off = row0 + np.concatenate([[0], np.cumsum(lens)[:-1]])
             for k, v in {'episode_index': np.arange(ep0, ep0 + len(ids)), 'dataset_from_index': off, 'dataset_to_index': off + lens,
-                         **{f'{pre}/{x}': np.full(len(ids), y) for pre in ('data', f'videos/{OBS_IMAGE}', 'meta/episodes')
+                         **{f'{pre}/{x}': np.full(len(ids), y) for pre in ('data', *(f'videos/{k}' for k in cams), 'meta/episodes')
                             for x, y in (('chunk_index', c), ('file_index', fi))}}.items():
                 e = set_(e, k, v)
             with atomic_write(p['episodes']) as f: pq.write_table(e, f)
             tables.append(d.select([k for k in (ACTION, OBS_STATE) if k in d.column_names]))
             ep0, row0, n = ep0 + len(ids), row0 + d.num_rows, n + 1
+        if len(st): s = _shard_image_stats(st); stats = s if stats is None else _merge_stats(stats, s)
     _write_tasks(tmp/TASKS_PATH, tasks)
-    with atomic_write(tmp/STATS_PATH, 'w') as f: json.dump(_stats(tables), f, indent=4)
+    with atomic_write(tmp/STATS_PATH, 'w') as f: json.dump({**_stats(tables), **(stats or {})}, f, indent=4)
     _write_info(tmp, dict(stores[0].info, total_episodes=ep0, total_frames=int(row0), total_tasks=len(tasks), splits={'train': f'0:{ep0}'}))
     if out.exists(): out.rmdir()
     os.replace(tmp, out)
     return EpisodeStore(out)
+
+def _shard_image_stats(st:EpisodeStore)->dict:
+    "Per-camera image stats of a whole store: its stats.json's when they count every frame, else computed by decoding it."
+    try: s = json.loads((st.root/STATS_PATH).read_text())
+    except (OSError, json.JSONDecodeError): s = {}
+    return {k: s[k] if isinstance(s.get(k), dict) and s[k].get('count') == [st.info['total_frames']]
+            else _image_stats(e.frames for e in EpisodeStore(st.root, [k]).iter_episodes()) for k in st.all_cameras}
+
