@@ -9,7 +9,8 @@ from pathlib import Path
 import playworld
 
 # %% auto #0
-__all__ = ['checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'given_or_shipped', 'stages_dir']
+__all__ = ['checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'droid_sample',
+           'given_or_shipped', 'stages_dir']
 
 # %% ../nbs/01_assets.ipynb #aa71560d
 def checkout_root()->Path:
@@ -34,6 +35,10 @@ def default_judge()->Path|None:
 def default_heldout()->Path|None:
     "The 12 held-out tabletop episodes shipped in `data_samples/tabletop_heldout` (None when absent)."
     return shipped('tabletop_heldout', 'meta/info.json')
+
+def droid_sample()->Path|None:
+    "The 11 DROID episodes (three cameras, Ctrl-World layout) shipped in `data_samples/droid_sample` (None when absent)."
+    return shipped('droid_sample', 'annotation')
 
 def given_or_shipped(value,       # what the user gave (a path), or None / '' for the shipped default
                      lookup,      # a lookup of this module, e.g. `default_checkpoint`

@@ -93,7 +93,7 @@ def _load_config(path:str|None, sets:list)->dict:
 def _cmd_train(a):
     "playworld train: a world model from an episode store."
     from playworld.wm.train import train_from_store
-    r = train_from_store(a.data, a.out, _load_config(a.config, a.set), resume=a.resume)
+    r = train_from_store(a.data, a.out, _load_config(a.config, a.set), resume=a.resume, cameras=a.cameras)
     print(f"trained {r['steps']} steps in {r['train_seconds']:.0f} s on {r['train_windows']} windows of {r['episodes']} episodes; "
           f"checkpoint {os.path.join(a.out, 'model')}")
 
@@ -615,7 +615,8 @@ def build_parser()->argparse.ArgumentParser:
     x.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
     x.set_defaults(func=_cmd_experiment)
     t = sub.add_parser('train', help='train a world model on an episode store (resumable; works under `accelerate launch`)')
-    t.add_argument('--data', required=True, help='LeRobot v3 episode store (e.g. DIR/data/tabletop of a run)')
+    t.add_argument('--data', required=True, help='episode store (e.g. DIR/data/tabletop of a run), or any dataset folder playworld info reads (LeRobot v3 / v2.x root, DROID, mp4+npz)')
+    t.add_argument('--cameras', help='the camera to model, e.g. wrist (default: the first)')
     t.add_argument('--out', required=True, help='output folder: model/, checkpoint/, train_history.json, split.json')
     t.add_argument('--config', help='JSON file with model and training settings (see playworld.wm.train.split_config)')
     t.add_argument('--set', action='append', metavar='KEY=VALUE', help='override one setting, e.g. --set steps=2000 (repeatable)')
@@ -640,7 +641,8 @@ def build_parser()->argparse.ArgumentParser:
     ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
     for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
-    for add in (add_collect_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
+    from playworld.data.sources import add_import_parser, add_info_parser
+    for add in (add_collect_parser, add_import_parser, add_info_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 
 def main(argv:list|None=None # arguments (None: sys.argv[1:])

@@ -101,7 +101,7 @@ def decode_video(path:str|Path,    # an .mp4 file
     if not out: raise ValueError(f"video file {path} has no frames from index {start}")
     return np.stack(out)
 
-# %% ../../nbs/20_data.store.ipynb #e15f425e
+# %% ../../nbs/20_data.store.ipynb #73f9c82d
 def check_frame_format(fmt:av.VideoFormat, # a decoded frame's pixel format (`frame.format`)
                        path:str|Path,      # the file it came from, named in the error
                       ):

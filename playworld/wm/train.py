@@ -235,17 +235,29 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
                      out:str|Path,     # writes model/, checkpoint/, train_history.json, split.json, config.json
                      cfg:dict|None=None, # flat config (see `split_config`); values may be text ('false', '[16, 32]')
                      resume:bool=False, # continue from out/checkpoint
-                     progress:bool=True)->dict: # the result of `train_world_model` plus 'episodes', 'train_windows'
+                     progress:bool=True,
+                     cameras=None,      # the camera to model (a name or key; None: the store's first); any dataset folder works for `data`
+                    )->dict: # the result of `train_world_model` plus 'episodes', 'train_windows'
     "Train a world model on a store's episodes, holding out `val_frac` of them (out/split.json); out/config.json holds the given settings as resolved."
     from playworld.data.store import EpisodeStore
     from playworld.data.windows import WindowDataset, split_episodes
     data, out, cfg = Path(data), Path(out), dict(cfg or {})
     mk, tcfg, rc = split_config(cfg)   # a bad key or value fails before any work
     check_writable(out, 64 * 2**20)   # checkpoints (model, EMA, optimizer) of the default model need ~60 MiB
-    if not (data/'meta'/'info.json').exists(): raise FileNotFoundError(f"no episode store at {data} (meta/info.json missing)")
+    from playworld.data.sources import load_episodes
     resolved = {**mk, **asdict(tcfg), **asdict(rc)}   # typed values, e.g. bf16 False for 'False' / 'false'
-    eps = EpisodeStore(data).load_all()
+    cams = [c for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else cameras
+    if cams is not None and len(cams) != 1:
+        raise ValueError(f"cameras={cameras!r}: the world model predicts one camera; choose one (multi-camera prediction is not built yet)")
+    eps = load_episodes(data, cams)
     if not eps: raise ValueError(f"the store at {data} has no episodes")
+    if cams is None and len(eps[0].cameras) > 1:
+        import warnings
+        warnings.warn(f"{data} has cameras {eps[0].camera_keys}: modelling the first, {eps[0].camera_keys[0]} (choose one with --cameras)")
+        eps = [e.select(e.camera_keys[:1]) for e in eps]
+    if eps[0].frames.shape[1] != eps[0].frames.shape[2]:
+        raise ValueError(f"{data}: {eps[0].camera_keys[0]} frames are {eps[0].frames.shape[1]}x{eps[0].frames.shape[2]}; the world model is square: "
+                         f"import with --size 64 --crop center (playworld import)")
     tr, va = split_episodes(list(range(len(eps))), rc.val_frac, tcfg.seed)
     dflt = {k: d for k, (_, d) in model_keys().items()}
     ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=1)

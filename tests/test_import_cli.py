@@ -1,0 +1,103 @@
+"""`playworld import` and `playworld info` as a user runs them: a LeRobot v3.0 dataset as lerobot writes it (two
+non-square AV1 cameras, several episodes per file), the DROID sample, and bad inputs that must leave the store as it was."""
+import json, shutil, subprocess, sys, numpy as np, pytest, av, pyarrow as pa, pyarrow.parquet as pq
+from pathlib import Path
+from lerobot_v3 import write_lerobot_v3
+from playworld.data.store import EpisodeStore
+from playworld.app.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DROID = ROOT/'data_samples'/'droid_sample'
+
+def run(capsys, *argv):
+    "Run the CLI in-process; (exit status, stdout, stderr)."
+    rc = main([str(a) for a in argv]); o = capsys.readouterr(); return rc, o.out, o.err
+
+@pytest.fixture(scope='module')
+def lr(tmp_path_factory):
+    root = tmp_path_factory.mktemp('lr')/'ds'
+    return root, write_lerobot_v3(root, lengths=[62, 55, 70, 48, 75], episodes_per_file=2, cameras={'front': (96, 128), 'wrist': (96, 128)})
+
+def test_import_lerobot_v3_av1(lr, tmp_path, capsys):
+    root, gt = lr
+    rc, out, err = run(capsys, 'import', root, '--out', tmp_path/'s', '--json')
+    assert rc == 0, err
+    r = json.loads(out)
+    assert r == dict(episodes=5, frames=310, cameras={'observation.images.front': [96, 128], 'observation.images.wrist': [96, 128]},
+                     fps=30, action_dim=6, state_dim=6, tasks=len(gt['task_list']))
+    src, st = EpisodeStore(root), EpisodeStore(tmp_path/'s')
+    assert st.info['playworld']['import']['format'] == 'lerobot'
+    for i, (a, b) in enumerate(zip(src.iter_episodes(), st.iter_episodes())):
+        np.testing.assert_array_equal(b.actions, gt['actions'][i])          # actions equal to the parquet
+        for k in a.cameras:                                                 # frames: PyAV's own decode, then our near-lossless H.264
+            mse = np.mean((a.cameras[k].astype(float) - b.cameras[k]) ** 2)
+            assert 10 * np.log10(255 ** 2 / max(mse, 1e-9)) > 40, (i, k)
+    rc, out, _ = run(capsys, 'info', root, '--json'); i = json.loads(out)
+    assert (i['episodes'], i['frames'], i['codecs'], i['lengths']) == (5, 310, {'observation.images.front': 'av1', 'observation.images.wrist': 'av1'}, [48, 75])
+    rc, out, _ = run(capsys, 'info', tmp_path/'s'); assert rc == 0 and '5 episodes, 310 frames' in out and 'observation.images.wrist: 96x128 (h264)' in out
+
+def test_import_choices(lr, tmp_path, capsys):
+    root, gt = lr
+    rc, out, err = run(capsys, 'import', root, '--out', tmp_path/'w', '--cameras', 'wrist', '--size', '64', '--crop', 'center', '--json')
+    assert rc == 0, err
+    assert json.loads(out)['cameras'] == {'observation.images.wrist': [64, 64]}
+    imp = EpisodeStore(tmp_path/'w').info['playworld']['import']
+    assert (imp['cameras'], imp['size'], imp['crop']) == (['observation.images.wrist'], [64, 64], 'center')
+    rc, _, err = run(capsys, 'import', root, '--out', tmp_path/'x', '--cameras', 'top')
+    assert rc == 2 and 'has no camera observation.images.top: it has observation.images.front, observation.images.wrist' in err
+    assert not (tmp_path/'x').exists()
+    rc, _, err = run(capsys, 'import', root, '--out', tmp_path/'w')
+    assert rc == 2 and 'pass append (--append)' in err
+
+def test_import_droid(tmp_path, capsys):
+    if not DROID.is_dir(): pytest.skip('no DROID sample')
+    rc, out, err = run(capsys, 'import', DROID, '--format', 'droid', '--out', tmp_path/'d', '--json')
+    assert rc == 0, err
+    r = json.loads(out); lengths = [json.loads(p.read_text())['video_length'] for p in sorted(DROID.glob('annotation/*/*.json'))]
+    assert r['episodes'] == 11 and r['frames'] == sum(lengths) and len(r['cameras']) == 3
+    assert all(hw == [192, 320] for hw in r['cameras'].values())
+    assert sorted(len(e) for e in EpisodeStore(tmp_path/'d').iter_episodes()) == sorted(lengths)
+    rc, out, _ = run(capsys, 'info', DROID, '--json'); assert json.loads(out)['episodes'] == 11
+
+def _copy(root, tmp_path, name):
+    d = tmp_path/name; shutil.copytree(root, d); return d
+
+def _snapshot(d):
+    return {p.relative_to(d): p.read_bytes() for p in Path(d).rglob('*') if p.is_file() and p.name != '.write.lock'}
+
+def test_bad_inputs_leave_the_store(lr, tmp_path, capsys):
+    root, gt = lr
+    assert run(capsys, 'import', root, '--out', tmp_path/'s', '--max-episodes', '2')[0] == 0
+    before = _snapshot(tmp_path/'s')
+    # a camera whose video has fewer frames than the parquet: the last file's video cut short
+    short = _copy(root, tmp_path, 'short'); st = EpisodeStore(short); k = 'observation.images.wrist'; p = st.video_file(4, k)
+    with av.open(str(p)) as c: fr = [f.to_ndarray(format='rgb24') for f in c.decode(video=0)]
+    with av.open(str(p), 'w') as c:
+        s = c.add_stream('libx264', rate=30); s.width, s.height, s.pix_fmt = 128, 96, 'yuv420p'
+        for t, f in enumerate(fr[:-10]):
+            vf = av.VideoFrame.from_ndarray(f, format='rgb24'); vf.pts = t; c.mux(s.encode(vf))
+        c.mux(s.encode())
+    rc, _, err = run(capsys, 'import', short, '--out', tmp_path/'s', '--append', '--batch', '1')
+    assert rc == 2 and 'episodes 4..4, observation.images.wrist' in err and 'holds 65 frames' in err, err
+    # NaN in a state row
+    nan = _copy(root, tmp_path, 'nan'); q = EpisodeStore(nan).data_file(2); t = pq.read_table(q)
+    x = np.stack(t.column('observation.state').to_numpy(zero_copy_only=False)); x[5, 0] = np.nan
+    t = t.set_column(t.column_names.index('observation.state'), 'observation.state', pa.FixedSizeListArray.from_arrays(pa.array(x.reshape(-1)), 6))
+    pq.write_table(t, q)
+    rc, _, err = run(capsys, 'import', nan, '--out', tmp_path/'s', '--append', '--batch', '1')
+    assert rc == 2 and 'episode 2 in' in err and 'state must be finite' in err, err
+    # an episode span outside its video
+    span = _copy(root, tmp_path, 'span'); q = span/'meta/episodes/chunk-000/file-000.parquet'; t = pq.read_table(q)
+    for col in ('videos/observation.images.front/from_timestamp', 'videos/observation.images.front/to_timestamp'):
+        v = t.column(col).to_numpy().copy(); v[3] += 5; t = t.set_column(t.column_names.index(col), col, pa.array(v))
+    pq.write_table(t, q)
+    rc, _, err = run(capsys, 'import', span, '--out', tmp_path/'s', '--append')
+    assert rc == 2 and 'observation.images.front' in err and "span outside its video" in err, err
+    assert _snapshot(tmp_path/'s') == before                                # nothing in the output store changed
+    assert len(EpisodeStore(tmp_path/'s')) == 2
+
+def test_info_v21_and_help(tmp_path, capsys):
+    rc, out, _ = run(capsys, 'info', ROOT/'data_samples'/'bridge_sample', '--json'); r = json.loads(out)
+    assert (r['format'], r['episodes'], r['action_dim']) == ('mp4-npz', 8, 7)
+    rc, _, err = run(capsys, 'info', tmp_path)
+    assert rc == 2 and 'is not a dataset this workbench reads' in err
