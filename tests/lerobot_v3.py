@@ -385,3 +385,10 @@ def write_lerobot_v3(root, n_episodes=5, lengths=None, cameras=None, fps=30, act
             'video_keys': list(vid), 'image_keys': list(img), 'codec': used,
             'actions': [v[0] for v in vecs], 'states': [v[1] for v in vecs], 'tasks': ep_tasks, 'task_list': task_list,
             'fps': fps, 'data_files': data_files, 'video_files': video_files}
+
+
+if __name__ == '__main__':   # python tests/lerobot_v3.py DIR: a 5-episode, two-camera (96x128, AV1) LeRobot v3.0 dataset at DIR
+    import sys
+    if len(sys.argv) != 2: sys.exit('usage: python tests/lerobot_v3.py DIR')
+    r = write_lerobot_v3(sys.argv[1])
+    print(f"{sys.argv[1]}: {r['episodes']} episodes, {r['frames']} frames, cameras {r['cameras']}, codec {r['codec']}")

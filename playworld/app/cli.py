@@ -9,9 +9,10 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
-           'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_coverage_parser',
-           'add_replay_categories_parser', 'add_study_parser', 'add_policy_parser', 'add_train_judge_parser',
-           'add_judge_parser', 'add_real_parser', 'build_parser', 'main']
+           'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_import_parser',
+           'add_info_parser', 'add_bench_import_parser', 'add_coverage_parser', 'add_replay_categories_parser',
+           'add_study_parser', 'add_policy_parser', 'add_train_judge_parser', 'add_judge_parser', 'add_real_parser',
+           'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -336,6 +337,47 @@ def add_bench_imagine_parser(bench_sub # the sub-parsers object of `playworld be
     b.set_defaults(func=_cmd_bench_imagine)
     return b
 
+# %% ../../nbs/99_app.cli.ipynb #d9570b26
+_FORMATS = ('auto', 'lerobot', 'droid', 'mp4-npz')   # playworld.data.sources.FORMATS (its notebook checks they agree); kept literal so the parser builds without torch
+_CROPS = ('none', 'center')                          # playworld.data.sources.CROPS
+
+def add_import_parser(sub # the playworld `add_subparsers()` object
+                     )->argparse.ArgumentParser: # the `import` sub-parser
+    "Add `import SRC --out STORE [--format ...] [--cameras a,b] [--size N|HxW] [--crop center|none] [--fps F] [--append] [--json]`."
+    p = sub.add_parser('import', help='import a LeRobot dataset (v3.0 or v2.x), the DROID layout or mp4+npz pairs into an episode store (crash-safe, resumable)')
+    p.add_argument('src', help='dataset folder')
+    p.add_argument('--out', required=True, help='episode store to write (LeRobot v3 layout)')
+    p.add_argument('--format', choices=_FORMATS, default='auto', help='layout of SRC (auto: detected)')
+    p.add_argument('--cameras', help="cameras to import, e.g. front,wrist (names or observation.images.<cam> keys; default all)")
+    p.add_argument('--size', help='resize every camera to N x N or HxW, px, even (default: keep the stored size)')
+    p.add_argument('--crop', choices=_CROPS, default='none', help="center: crop to the target's aspect ratio before resizing; none: resize directly")
+    p.add_argument('--fps', type=float, help='the rate to record, Hz (mp4+npz only, whose stored rate may be wrong; others keep their own)')
+    p.add_argument('--append', action='store_true', help='add to an existing store at --out')
+    p.add_argument('--batch', type=int, default=16, help='episodes per committed file (what a crash can lose; bounds memory)')
+    p.add_argument('--max-episodes', type=int, help='import at most this many episodes')
+    p.add_argument('--quiet', action='store_true', help='no progress bar'); p.add_argument('--json', action='store_true', help='print the summary as JSON')
+    p.set_defaults(func=lambda a: __import__('playworld.data.sources', fromlist=['x'])._cmd_import(a))
+    return p
+
+def add_info_parser(sub # the playworld `add_subparsers()` object
+                   )->argparse.ArgumentParser: # the `info` sub-parser
+    "Add `info PATH [--format ...] [--json]`."
+    p = sub.add_parser('info', help='summarize an episode store, a LeRobot v2.x/v3.0 root, a DROID folder or mp4+npz pairs (no import)')
+    p.add_argument('path', help='dataset folder'); p.add_argument('--format', choices=_FORMATS, default='auto', help='layout (auto: detected)')
+    p.add_argument('--json', action='store_true', help='print the summary as JSON')
+    p.set_defaults(func=lambda a: __import__('playworld.data.sources', fromlist=['x'])._cmd_info(a))
+    return p
+def add_bench_import_parser(bench_sub # the sub-parsers object of `playworld bench`
+                           )->argparse.ArgumentParser: # the 'import' sub-parser
+    "Add `bench import [--json] [--quick] [--size N|HxW|none] [--out FILE]`."
+    b = bench_sub.add_parser('import', help='playworld import of the DROID sample, 1x and 10x: frames/s and peak RSS (streaming: RSS must not grow)')
+    b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1x and 3x')
+    b.add_argument('--size', default='64', help="import frame size (default 64, center crop; 'none' keeps 320x192)")
+    b.add_argument('--out', help='also write the JSON to this file')
+    b.set_defaults(func=lambda a: __import__('playworld.benchmarks.imports', fromlist=['x'])._cmd_bench_import(a))
+    return b
+
+
 # %% ../../nbs/99_app.cli.ipynb #2bec53e3
 def _cmd_coverage(args):
     "playworld evaluate coverage: the coverage map and numbers of episode stores; returns the numbers."
@@ -637,11 +679,10 @@ def build_parser()->argparse.ArgumentParser:
     ta = sub.add_parser('tasks', help='list task families and their language instructions')
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
-    for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser): add(bs)
+    for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser, add_bench_import_parser): add(bs)
     ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
     for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
-    from playworld.data.sources import add_import_parser, add_info_parser
     for add in (add_collect_parser, add_import_parser, add_info_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     return p
 
