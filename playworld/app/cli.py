@@ -337,7 +337,7 @@ def add_bench_imagine_parser(bench_sub # the sub-parsers object of `playworld be
     b.set_defaults(func=_cmd_bench_imagine)
     return b
 
-# %% ../../nbs/99_app.cli.ipynb #d9570b26
+# %% ../../nbs/99_app.cli.ipynb #19b7a5e7
 _FORMATS = ('auto', 'lerobot', 'droid', 'mp4-npz')   # playworld.data.sources.FORMATS (its notebook checks they agree); kept literal so the parser builds without torch
 _CROPS = ('none', 'center')                          # playworld.data.sources.CROPS
 
