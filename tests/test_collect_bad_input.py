@@ -27,7 +27,7 @@ def test_mp4_shorter_than_table(store, tmp_path):
     from playworld.data.store import encode_video, decode_video
     d = fresh(store, tmp_path); st = EpisodeStore(d); v = st.paths(2)[1]; L = st.meta[2]['length']
     encode_video(decode_video(v, st.fps)[:L - 5], v, st.fps)
-    with pytest.raises(ValueError, match=rf'video file {v} is truncated or corrupt: expected frames 0..{L-1} \({L} frames\), decoded {L-5}'):
+    with pytest.raises(ValueError, match=rf'episode 2, observation.images.top: video file {v} holds {L-5} frames in the span \[0.0000, {L/st.fps:.4f}\) s of {L} frames'):
         EpisodeStore(d).load(2)
     assert len(EpisodeStore(d).load(0)) == st.meta[0]['length']
 

@@ -341,6 +341,18 @@ def add_bench_imagine_parser(bench_sub # the sub-parsers object of `playworld be
 _FORMATS = ('auto', 'lerobot', 'droid', 'mp4-npz')   # playworld.data.sources.FORMATS (its notebook checks they agree); kept literal so the parser builds without torch
 _CROPS = ('none', 'center')                          # playworld.data.sources.CROPS
 
+def _cmd_import(a):
+    "playworld import (see playworld.data.sources)."
+    from playworld.data.sources import _cmd_import as run; run(a)
+
+def _cmd_info(a):
+    "playworld info (see playworld.data.sources)."
+    from playworld.data.sources import _cmd_info as run; run(a)
+
+def _cmd_bench_import(a):
+    "playworld bench import (see playworld.benchmarks.imports)."
+    from playworld.benchmarks.imports import _cmd_bench_import as run; run(a)
+
 def add_import_parser(sub # the playworld `add_subparsers()` object
                      )->argparse.ArgumentParser: # the `import` sub-parser
     "Add `import SRC --out STORE [--format ...] [--cameras a,b] [--size N|HxW] [--crop center|none] [--fps F] [--append] [--json]`."
@@ -356,7 +368,7 @@ def add_import_parser(sub # the playworld `add_subparsers()` object
     p.add_argument('--batch', type=int, default=16, help='episodes per committed file (what a crash can lose; bounds memory)')
     p.add_argument('--max-episodes', type=int, help='import at most this many episodes')
     p.add_argument('--quiet', action='store_true', help='no progress bar'); p.add_argument('--json', action='store_true', help='print the summary as JSON')
-    p.set_defaults(func=lambda a: __import__('playworld.data.sources', fromlist=['x'])._cmd_import(a))
+    p.set_defaults(func=_cmd_import)
     return p
 
 def add_info_parser(sub # the playworld `add_subparsers()` object
@@ -365,7 +377,7 @@ def add_info_parser(sub # the playworld `add_subparsers()` object
     p = sub.add_parser('info', help='summarize an episode store, a LeRobot v2.x/v3.0 root, a DROID folder or mp4+npz pairs (no import)')
     p.add_argument('path', help='dataset folder'); p.add_argument('--format', choices=_FORMATS, default='auto', help='layout (auto: detected)')
     p.add_argument('--json', action='store_true', help='print the summary as JSON')
-    p.set_defaults(func=lambda a: __import__('playworld.data.sources', fromlist=['x'])._cmd_info(a))
+    p.set_defaults(func=_cmd_info)
     return p
 def add_bench_import_parser(bench_sub # the sub-parsers object of `playworld bench`
                            )->argparse.ArgumentParser: # the 'import' sub-parser
@@ -374,7 +386,7 @@ def add_bench_import_parser(bench_sub # the sub-parsers object of `playworld ben
     b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1x and 3x')
     b.add_argument('--size', default='64', help="import frame size (default 64, center crop; 'none' keeps 320x192)")
     b.add_argument('--out', help='also write the JSON to this file')
-    b.set_defaults(func=lambda a: __import__('playworld.benchmarks.imports', fromlist=['x'])._cmd_bench_import(a))
+    b.set_defaults(func=_cmd_bench_import)
     return b
 
 
