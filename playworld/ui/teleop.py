@@ -124,13 +124,14 @@ class TeleopSession:
         n, S = self.n_ctx, self.size; past = np.tile(self.pad(HOLD_OPEN), (n - 1, 1))
         if source == 'scene':
             if self.wm.action_dim != 4: raise ValueError(f"the 'scene' start is the tabletop (4-d actions); this model takes {self.wm.action_dim}-d actions: start from an episode or an image")
+            opts = {'instruction': instruction} if instruction else None   # the one reset call: replays repeat it exactly
             def make():
                 env = TabletopEnv(size=S, seed=int(seed), max_steps=10**9)
-                obs, info = env.reset(seed=int(seed), options={'instruction': instruction} if instruction else None)
+                obs, info = env.reset(seed=int(seed), options=opts)
                 fr = [obs['image']] + [env.step(HOLD_OPEN)[0]['image'] for _ in range(n - 1)]
                 return env, np.stack(fr), info['instruction']
             if S != 64: raise ValueError(f"the 'scene' start renders the tabletop at 64 px; this model is {S} px")
-            self.close(); self.real, ctx, instruction = on_sim_thread(make)
+            self.close(); self.real, ctx, instruction = on_sim_thread(make); self._reset_opts = opts
             self.real_frames, self.real_events = [ctx[-1]], []
         elif source == 'episode':
             root = safe_path(self.data_root, store) if store else self.heldout
@@ -193,7 +194,8 @@ class TeleopSession:
 
     def _replay_real(self):
         "Rewind the real env: seeded reset, the held context, then the actions taken so far."
-        env = self.real; env.reset(seed=self.seed, options={'instruction': self.instruction})
+        # the same reset as `start`: with an instruction option the tabletop draws its layout differently from the same seed
+        env = self.real; env.reset(seed=self.seed, options=self._reset_opts)
         for _ in range(self.n_ctx - 1): env.step(HOLD_OPEN)
         for a in self.actions[self.n_ctx - 1:]: env.step(a)
 
