@@ -897,6 +897,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'playworld.rl.policy.evaluate_real': ('rl.policy.html#evaluate_real', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.load_policy': ('rl.policy.html#load_policy', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.make_schedulers': ('rl.policy.html#make_schedulers', 'playworld/rl/policy.py'),
+                                     'playworld.rl.policy.policy_stream': ('rl.policy.html#policy_stream', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.random_shift': ('rl.policy.html#random_shift', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.save_policy': ('rl.policy.html#save_policy', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.success_rates': ('rl.policy.html#success_rates', 'playworld/rl/policy.py'),

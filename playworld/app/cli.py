@@ -147,6 +147,12 @@ def _cmd_collect(a):
         if a.task is not None: raise ValueError("--task applies to --mode demo only")
         from playworld.eval.judge import judge_stream
         kw['stream'] = judge_stream
+    if a.mode == 'policy':
+        if not a.policy: raise ValueError("--mode policy needs --policy DIR (a folder save_policy wrote, e.g. an RL arm's policy)")
+        if not (Path(a.policy)/'config.json').exists(): raise FileNotFoundError(f"--policy {a.policy}: no saved policy there (config.json missing)")
+        from playworld.rl.policy import policy_stream
+        kw['stream'], kw['task'] = policy_stream(a.policy, [f for f in (a.task or 'lift').split(',') if f]), None
+    elif a.policy: raise ValueError("--policy applies to --mode policy only")
     if a.workers > 1:
         r = collect_sharded(a.out, a.episodes, a.workers, a.backend, commit_every=a.commit_every, **kw)
         r = dict(r, shards=len(r['shards']))
@@ -158,15 +164,17 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
     "Add `collect`: --env tabletop --mode {play,demo,judge} --episodes N --out DIR [--resume] [--seed S] [--workers K]."
     c = sub.add_parser('collect', help='collect play, demo or judge-training episodes into an episode store (crash-safe, resumable)')
     c.add_argument('--env', default='tabletop', help="environment (only 'tabletop')")
-    c.add_argument('--mode', choices=['play', 'demo', 'judge'], default='play',
+    c.add_argument('--mode', choices=['play', 'demo', 'judge', 'policy'], default='play',
                    help='play: reset-free autonomous play; demo: successful expert demos; judge: labelled attempts of exactly '
-                        '--max-steps steps, half reset-free play, half graded policies (the judge\'s training data)')
+                        '--max-steps steps, half reset-free play, half graded policies (the judge\'s training data); policy: '
+                        'labelled attempts of the saved policy --policy DIR on fresh layouts (e.g. one RL pushed against a judge)')
+    c.add_argument('--policy', help='--mode policy: the saved diffusion policy folder')
     c.add_argument('--episodes', type=int, required=True, help='number of episodes the store holds at the end')
     c.add_argument('--out', required=True, help='store folder (LeRobot v3 layout)')
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
     c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
     c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
-    c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn)')
+    c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn); policy mode: families, comma-separated (default lift)')
     c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
     c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
     c.add_argument('--commit-every', type=int, default=1, help='episodes per commit (what a crash can lose)')

@@ -19,7 +19,7 @@ from ..envs.policies import wilson, run_episode
 # %% auto #0
 __all__ = ['FAMILIES', 'DIRS', 'encode_instruction', 'FiLMBlock', 'SpatialSoftmax', 'DiffusionPolicy', 'make_schedulers',
            'ddim_step', 'chain_logprob', 'chunk_dataset', 'random_shift', 'bc_loss', 'train_bc', 'save_policy',
-           'load_policy', 'PolicyRunner', 'success_rates', 'evaluate_real']
+           'load_policy', 'PolicyRunner', 'success_rates', 'evaluate_real', 'policy_stream']
 
 # %% ../../nbs/60_rl.policy.ipynb #0c177fdf
 FAMILIES = tuple(TASK_FAMILIES)   # family vocabulary, index = position
@@ -349,3 +349,32 @@ def evaluate_real(policy:DiffusionPolicy,
     env.close(); out = success_rates(ok, fam)
     if return_episodes: out['episodes'] = eps
     return out
+
+# %% ../../nbs/60_rl.policy.ipynb #b1495cfd
+def policy_stream(policy,                  # a `DiffusionPolicy`, or the folder `save_policy` wrote
+                  families=('lift',),      # task families, taken in turn (attempt i: families[i % len(families)])
+                  policy_id:str|None=None, # the episodes' policy id (None: 'policy:<folder name>' or 'diffusion-policy')
+                 ):                        # a `collect_to_store` stream: stream(n, start, seed, size, max_steps) -> Episodes start..n-1
+    """Labelled attempts of a saved diffusion policy, for the judge's data: attempt i is family `families[i % F]` on the
+    fresh layout `derive_seed(seed, i)`, run for exactly `max_steps` steps (`eval.judge.run_full`: the task state is known
+    at every frame), its initial noise seeded the same way, so attempt i depends only on (seed, i) and a collection
+    resumes exactly. Use it on a policy that RL pushed against a judge: its attempts are what that judge gets wrong
+    (World-Gymnast's reward hacking), labelled here by the simulator. ValueError for an unknown family."""
+    from playworld.core import derive_seed
+    from playworld.eval.judge import run_full
+    if isinstance(policy, (str, Path)):
+        pid = policy_id or f'policy:{Path(policy).name}'; policy = load_policy(policy)
+    else: pid = policy_id or 'diffusion-policy'
+    fams = list(families)
+    if not fams or (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
+    def stream(n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60):
+        if size != policy.config.size: raise ValueError(f"size {size}: the policy sees {policy.config.size} px frames")
+        env = TabletopEnv(size=size, max_steps=max_steps)
+        try:
+            for i in range(start, n):
+                s = derive_seed(seed, i)
+                obs, _ = env.reset(seed=s, options={'task': fams[i % len(fams)]})
+                yield run_full(env, PolicyRunner(policy, seed=s, policy_id=pid), obs, max_steps, 'play', pid)
+        finally: env.close()
+    return stream
+
