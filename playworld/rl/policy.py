@@ -351,30 +351,32 @@ def evaluate_real(policy:DiffusionPolicy,
     return out
 
 # %% ../../nbs/60_rl.policy.ipynb #b1495cfd
-def policy_stream(policy,                  # a `DiffusionPolicy`, or the folder `save_policy` wrote
-                  families=('lift',),      # task families, taken in turn (attempt i: families[i % len(families)])
-                  policy_id:str|None=None, # the episodes' policy id (None: 'policy:<folder name>' or 'diffusion-policy')
-                 ):                        # a `collect_to_store` stream: stream(n, start, seed, size, max_steps) -> Episodes start..n-1
-    """Labelled attempts of a saved diffusion policy, for the judge's data: attempt i is family `families[i % F]` on the
-    fresh layout `derive_seed(seed, i)`, run for exactly `max_steps` steps (`eval.judge.run_full`: the task state is known
-    at every frame), its initial noise seeded the same way, so attempt i depends only on (seed, i) and a collection
-    resumes exactly. Use it on a policy that RL pushed against a judge: its attempts are what that judge gets wrong
-    (World-Gymnast's reward hacking), labelled here by the simulator. ValueError for an unknown family."""
-    from playworld.core import derive_seed
-    from playworld.eval.judge import run_full
-    if isinstance(policy, (str, Path)):
-        pid = policy_id or f'policy:{Path(policy).name}'; policy = load_policy(policy)
-    else: pid = policy_id or 'diffusion-policy'
-    fams = list(families)
-    if not fams or (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
-    def stream(n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60):
-        if size != policy.config.size: raise ValueError(f"size {size}: the policy sees {policy.config.size} px frames")
+class policy_stream:
+    """Labelled attempts of a saved diffusion policy, for the judge's data: a `collect_to_store` stream,
+    `stream(n, start, seed, size, max_steps)` -> Episodes start..n-1. Attempt i is family `families[i % F]` on the fresh
+    layout `derive_seed(seed, i)`, run for exactly `max_steps` steps (`eval.judge.run_full`: the task state is known at
+    every frame), its initial noise seeded the same way, so attempt i depends only on (seed, i) and a collection resumes
+    exactly. Picklable (it holds the policy's folder and loads it where it runs), so `collect --workers K` shards it.
+    Use it on a policy that RL pushed against a judge: its attempts are what that judge gets wrong (World-Gymnast's
+    reward hacking), labelled here by the simulator. ValueError for an unknown family."""
+    def __init__(self, policy,                  # a `DiffusionPolicy`, or the folder `save_policy` wrote
+                 families=('lift',),            # task families, taken in turn
+                 policy_id:str|None=None):      # the episodes' policy id (None: 'policy:<folder name>' or 'diffusion-policy')
+        self.families = list(families)
+        if not self.families or [f for f in self.families if f not in TASK_FAMILIES]:
+            raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
+        self.policy = str(policy) if isinstance(policy, (str, Path)) else policy
+        self.policy_id = policy_id or (f'policy:{Path(policy).name}' if isinstance(policy, (str, Path)) else 'diffusion-policy')
+    def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60):
+        from playworld.core import derive_seed
+        from playworld.eval.judge import run_full
+        pol = load_policy(self.policy) if isinstance(self.policy, str) else self.policy
+        if size != pol.config.size: raise ValueError(f"size {size}: the policy sees {pol.config.size} px frames")
         env = TabletopEnv(size=size, max_steps=max_steps)
         try:
             for i in range(start, n):
                 s = derive_seed(seed, i)
-                obs, _ = env.reset(seed=s, options={'task': fams[i % len(fams)]})
-                yield run_full(env, PolicyRunner(policy, seed=s, policy_id=pid), obs, max_steps, 'play', pid)
+                obs, _ = env.reset(seed=s, options={'task': self.families[i % len(self.families)]})
+                yield run_full(env, PolicyRunner(pol, seed=s, policy_id=self.policy_id), obs, max_steps, 'play', self.policy_id)
         finally: env.close()
-    return stream
 
