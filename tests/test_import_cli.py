@@ -24,7 +24,7 @@ def test_import_lerobot_v3_av1(lr, tmp_path, capsys):
     assert rc == 0, err
     r = json.loads(out)
     assert r == dict(episodes=5, frames=310, cameras={'observation.images.front': [96, 128], 'observation.images.wrist': [96, 128]},
-                     fps=30, action_dim=6, state_dim=6, tasks=len(gt['task_list']))
+                     fps=30, action_dim=6, state_dim=6, tasks=len(gt['task_list']), imported=5, resumed_from=0)
     src, st = EpisodeStore(root), EpisodeStore(tmp_path/'s')
     assert st.info['playworld']['import']['format'] == 'lerobot'
     for i, (a, b) in enumerate(zip(src.iter_episodes(), st.iter_episodes())):
@@ -47,7 +47,7 @@ def test_import_choices(lr, tmp_path, capsys):
     assert rc == 2 and 'has no camera observation.images.top: it has observation.images.front, observation.images.wrist' in err
     assert not (tmp_path/'x').exists()
     rc, _, err = run(capsys, 'import', root, '--out', tmp_path/'w')
-    assert rc == 2 and 'pass append (--append)' in err
+    assert rc == 2 and 'add to it with --append' in err and 'episode [' not in err   # refused before any bar is drawn
 
 def test_import_droid(tmp_path, capsys):
     if not DROID.is_dir(): pytest.skip('no DROID sample')

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import av
 from ..core import Episode
-from .store import write_episodes, EpisodeStore
+from .store import write_episodes, EpisodeStore, probe_video
 
 # %% auto #0
 __all__ = ['BRIDGE_ACTION_NAMES', 'ACTION_EXTS', 'CROPS', 'DROID_CAMERAS', 'DROID_ACTION_NAMES', 'DROID_STATE_NAMES',
@@ -38,9 +38,8 @@ def find_pairs(src_dir:str|Path, # folder searched recursively for <id>.mp4 and 
 def read_video(path:str|Path, # an .mp4 file
                size:int|None=64, # output height = width, px (None: keep the stored size)
               )->tuple:       # ((T, size, size, 3) uint8 frames, fps of the stream in Hz)
-    "Decode and resize a whole video with PyAV; FileNotFoundError if missing, ValueError naming the file if corrupt."
-    path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"video file not found: {path}")
+    "Decode and resize a whole 8-bit 3-channel constant-rate video (`probe_video`); FileNotFoundError if missing, ValueError naming the file if corrupt, of another pix_fmt or variable-rate."
+    path = Path(path); probe_video(path)      # 8-bit 3-channel at a constant rate, or ValueError naming the file and why
     try:
         with av.open(str(path)) as c:
             s = c.streams.video[0]; rate = s.average_rate or s.base_rate
@@ -100,6 +99,7 @@ def import_mp4_npz(src_dir:str|Path,  # folder of <id>.mp4 + <id>.npz pairs (sea
     pairs = find_pairs(src_dir)[:max_episodes]
     if size <= 0 or size % 2: raise ValueError(f"size must be a positive even number of pixels, got {size}")
     names = names or (BRIDGE_ACTION_NAMES if action_dims == 7 else None); first = None
+    for mp4, _ in pairs: probe_video(mp4)    # every video checked (pix_fmt, constant rate) before anything is written
     for b in range(0, len(pairs), batch):
         eps, part = [], pairs[b:b+batch]
         for mp4, npz in part:
@@ -231,7 +231,7 @@ def import_video_actions(src:str|Path,       # folder of <id>.mp4 + <id>.npy/.cs
     "Import video + actions pairs after checking all of them; FileNotFoundError/ValueError naming the file and the numbers."
     pairs = find_video_action_pairs(src); A, plan = None, []
     for v, f in pairs:                                                     # check everything before writing anything
-        T, a = count_frames(v), read_actions_file(f)
+        T, a = probe_video(v)['frames'], read_actions_file(f)   # also refuses gray / alpha / > 8-bit / variable-rate video
         if pad_last and len(a) == T - 1: a = np.concatenate([a, a[-1:]])
         if len(a) != T: raise ValueError(f"{f} has {len(a)} action rows but {v} has {T} frames" +
                                          (" (one fewer: pass pad_last=True to repeat the last action)" if len(a) == T - 1 else ''))
@@ -363,12 +363,7 @@ def _rgb_stream(c, path:Path):
 
 def _probe(path:Path)->dict: # {'codec', 'height', 'width', 'fps', 'pix_fmt', 'frames'}, frames counted from packets
     "A video's stream metadata without decoding; FileNotFoundError if missing, ValueError naming the file if unreadable or not 8-bit RGB-like."
-    if not Path(path).is_file(): raise FileNotFoundError(f"video file not found: {path}")
-    try:
-        with av.open(str(path)) as c:
-            s = _rgb_stream(c, path); n = sum(1 for p in c.demux(s) if p.size)
-            return dict(codec=s.codec_context.name, height=s.height, width=s.width, fps=float(s.average_rate or s.base_rate), pix_fmt=s.pix_fmt, frames=n)
-    except (av.error.FFmpegError, IndexError) as e: raise ValueError(f"corrupt or unreadable video file {path}: {e}") from e
+    return probe_video(path)                 # also refuses a variable frame rate
 
 def _decode(path:Path)->tuple: # ((T, H, W, 3) uint8 RGB at the stored size, fps in Hz)
     "Decode a whole 8-bit 3-channel video with PyAV; FileNotFoundError if missing, ValueError naming the file if corrupt, empty or of another pix_fmt."
@@ -459,7 +454,7 @@ def droid_info(src:str|Path,          # a DROID / Ctrl-World folder
             if fps is not None and abs(m['fps'] - fps[0]) > 1e-6: raise ValueError(f"{vp} runs at {m['fps']:g} fps, {fps[1]} at {fps[0]:g}")
             fps = fps or (m['fps'], vp); codecs.setdefault(key, set()).add(m['codec'])
     return dict(episodes=len(paths), frames=sum(lens), cameras=cams, fps=fps[0], action_dim=dims[0], state_dim=dims[1],
-                tasks=len(tasks - {''}), codecs={k: '/'.join(sorted(v)) for k, v in codecs.items()}, lengths=[min(lens), max(lens)])
+                tasks=len(tasks), codecs={k: '/'.join(sorted(v)) for k, v in codecs.items()}, lengths=[min(lens), max(lens)])
 
 # %% ../../nbs/21_data.importers.ipynb #93473a73
 def import_droid(src:str|Path,           # a DROID / Ctrl-World folder
@@ -475,6 +470,7 @@ def import_droid(src:str|Path,           # a DROID / Ctrl-World folder
     if (out/INFO_PATH).exists() and not append:
         raise ValueError(f"{out} already holds an episode store ({out/INFO_PATH}): pass append=True to add to it, or choose a new folder")
     eps, buf = read_droid(src, cameras, size, crop, splits), []     # arguments checked here, before the store is created
+    droid_info(src, splits)                  # every video probed (pix_fmt, frame count, constant rate) before anything is written
     with StoreWriter(out, names={OBS_STATE: DROID_STATE_NAMES, ACTION: DROID_ACTION_NAMES}, robot_type='franka') as w:
         for ep in eps:
             buf.append(ep)

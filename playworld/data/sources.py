@@ -180,11 +180,12 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
     if existed:
         st = EpisodeStore(out); prev = (st.info.get('playworld') or {}).get('import') or {}
         if {k: prev.get(k) for k in prov} == prov: done = int(prev.get('episodes', 0))      # the same import again: resume
-        elif not append: raise ValueError(f"{out} already holds a store ({len(st)} episodes) that is not this import: pass append "
-                                          f"(--append) to add to it, or choose a new --out")
+        elif not append: raise ValueError(f"{out} already holds a store ({len(st)} episodes) that is not this import: add to it with "
+                                          f"--append (append=True), or choose a new --out")
     saved = {p: (out/p).read_bytes() for p in (INFO_PATH, STATS_PATH, TASKS_PATH) if (out/p).exists()}
     total = info['episodes'] if max_episodes is None else min(info['episodes'], max_episodes)
     written, buf = 0, []
+    if progress: progress(done, total)   # the bar knows its total before the first batch
     try:
         with StoreWriter(out, fps=fps) as w:
             start_file = w.next_file
@@ -217,24 +218,27 @@ def _cmd_import(a):
     "playworld import: a dataset into an episode store."
     import sys
     from tqdm.auto import tqdm
-    bar = None if a.json or a.quiet else tqdm(desc=f'import {Path(a.src).name}', unit='episode')
-    def prog(done, total):
-        if bar is None: return
-        bar.total = total; bar.n = done; bar.refresh()
-    r = import_dataset(a.src, a.out, a.format, a.cameras, a.size, a.crop, a.fps, a.append, a.batch, a.max_episodes, prog)
-    if bar is not None: bar.close()
-    keys = ('episodes', 'frames', 'cameras', 'fps', 'action_dim', 'state_dim', 'tasks')
+    bar = None
+    def prog(done, total):   # the bar appears with its total once the source and the store are checked
+        nonlocal bar
+        if a.json or a.quiet: return
+        if bar is None: bar = tqdm(desc=f'import {Path(a.src).name}', unit='episode', total=total, initial=done)
+        bar.n = done; bar.refresh()
+    try: r = import_dataset(a.src, a.out, a.format, a.cameras, a.size, a.crop, a.fps, a.append, a.batch, a.max_episodes, prog)
+    finally:
+        if bar is not None: bar.close()   # also after an error: the message then starts on a line of its own
+    keys = ('episodes', 'frames', 'cameras', 'fps', 'action_dim', 'state_dim', 'tasks', 'imported', 'resumed_from')
     print(json.dumps({k: r[k] for k in keys}) if a.json else
           f"{a.out}: {r['episodes']} episodes, {r['frames']} frames ({r['imported']} imported now"
           + (f", resumed after {r['resumed_from']}" if r['resumed_from'] else '') + "), cameras "
-          + ', '.join(f"{k.removeprefix(IMAGE_PREFIX)} {h}x{w}" for k, (h, w) in r['cameras'].items()) + f", {r['fps']} fps")
+          + ', '.join(f"{k.removeprefix(IMAGE_PREFIX)} {h}x{w}" for k, (h, w) in r['cameras'].items()) + f", {float(r['fps']):g} fps")
 
 def _cmd_info(a):
     "playworld info: summarize a store or dataset without importing."
     r = dataset_info(a.path, a.format)
     if a.json: print(json.dumps(r)); return
     print(f"{a.path} ({r['format']}{' ' + r['version'] if r.get('version') else ''}): {r['episodes']} episodes, {r['frames']} frames, "
-          f"lengths {r['lengths'][0]}..{r['lengths'][1]}, {r['fps']} fps, action {r['action_dim']}-D, state "
+          f"lengths {r['lengths'][0]}..{r['lengths'][1]}, {float(r['fps']):g} fps, action {r['action_dim']}-D, state "
           f"{r['state_dim'] if r['state_dim'] is not None else 'none'}, {r['tasks']} tasks")
     for k, (h, w) in r['cameras'].items(): print(f"  {k}: {h}x{w} ({r['codecs'].get(k)})")
 

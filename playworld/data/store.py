@@ -20,8 +20,8 @@ from ..core import OBS_IMAGE, OBS_STATE, ACTION, IMAGE_PREFIX, Episode, atomic_w
 # %% auto #0
 __all__ = ['CODEBASE_VERSION', 'CHUNKS_SIZE', 'INFO_PATH', 'TASKS_PATH', 'STATS_PATH', 'EPISODES_PATH', 'DATA_PATH', 'VIDEO_PATH',
            'INDEX_FEATURES', 'VIDEO_MODES', 'encode_video', 'decode_video', 'check_frame_format', 'decode_spans',
-           'squares_clip', 'psnr', 'read_info', 'store_cameras', 'write_episodes', 'EpisodeStore', 'clean_uncommitted',
-           'StoreWriter', 'merge_stores']
+           'check_frame_times', 'probe_video', 'squares_clip', 'read_info', 'store_cameras', 'write_episodes',
+           'EpisodeStore', 'clean_uncommitted', 'StoreWriter', 'merge_stores']
 
 # %% ../../nbs/20_data.store.ipynb #3764b788
 CODEBASE_VERSION = 'v3.0'
@@ -166,6 +166,42 @@ def decode_spans(path:str|Path,  # an .mp4 (or any container PyAV reads) of fram
     return out
 
 
+# %% ../../nbs/20_data.store.ipynb #e953dedd
+def check_frame_times(times,           # presentation times of a video's frames, s (any order)
+                      fps:float,       # the rate the frames will be stored at, Hz
+                      path:str|Path,   # the file, named in the error
+                     ):
+    """Refuse a variable-frame-rate video: frame k must be presented within 1/(2 fps) of t0 + k/fps, so that frame index / fps
+    is its real time. ValueError naming the file, the first frame off and both times (nothing is resampled silently)."""
+    t = np.sort(np.asarray(times, float))
+    if len(t) < 2: return
+    off = np.abs(t - t[0] - np.arange(len(t)) / fps); j = int(np.argmax(off > 0.5 / fps + 1e-6))
+    if off[j] > 0.5 / fps + 1e-6:
+        raise ValueError(f"video file {path} has a variable frame rate: frame {j} is presented at {t[j] - t[0]:.4f} s, but frame "
+                         f"index / {fps:g} fps puts it at {j / fps:.4f} s (frame intervals {np.diff(t).min():.4f} .. {np.diff(t).max():.4f} s); "
+                         f"re-encode it at a constant rate first, e.g. ffmpeg -i IN -fps_mode cfr -r {fps:g} OUT")
+
+def probe_video(path:str|Path, # a video file
+               )->dict:        # {'codec', 'height', 'width', 'fps', 'pix_fmt', 'frames'}: frames counted from packets
+    """Check a video before importing it, without decoding: 8-bit 3-channel (`check_frame_format`) at a constant rate
+    (`check_frame_times` on the packets' timestamps). FileNotFoundError if missing, ValueError naming the file otherwise."""
+    path = Path(path)
+    if not path.is_file(): raise FileNotFoundError(f"video file not found: {path}")
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.video: raise ValueError(f"video file {path} has no video stream")
+            s = c.streams.video[0]
+            if not s.pix_fmt: raise ValueError(f"video file {path} has no pix_fmt in its stream: cannot tell whether it is 8-bit 3-channel")
+            check_frame_format(av.VideoFormat(s.pix_fmt), path)   # gray, alpha, > 8-bit, palette: refused, naming the pix_fmt
+            rate = s.average_rate or s.base_rate
+            if not rate: raise ValueError(f"video file {path} has no frame rate in its stream")
+            times = [float(p.pts * s.time_base) for p in c.demux(s) if p.size and p.pts is not None]
+            m = dict(codec=s.codec_context.name, height=s.height, width=s.width, fps=float(rate), pix_fmt=s.pix_fmt, frames=len(times))
+    except (av.error.FFmpegError, IndexError) as e: raise ValueError(f"corrupt or unreadable video file {path}: {e}") from e
+    check_frame_times(times, m['fps'], path)
+    return m
+
+
 # %% ../../nbs/20_data.store.ipynb #dccebeff
 def squares_clip(T:int,        # number of frames
                  size:int=64,  # frame height and width, px
@@ -182,12 +218,7 @@ def squares_clip(T:int,        # number of frames
             f[t, y:y+10, x:x+10] = cols[k]
     return f
 
-def psnr(a:np.ndarray, # uint8 images
-         b:np.ndarray, # uint8 images, same shape
-        )->float:      # peak signal-to-noise ratio, dB (inf when equal)
-    "PSNR between two uint8 arrays."
-    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
-    return float('inf') if mse == 0 else float(10 * np.log10(255 ** 2 / mse))
+from ..core import psnr   # the library's one PSNR (pooled over a batch; identical frames give PSNR_CAP dB), re-exported here
 
 # %% ../../nbs/20_data.store.ipynb #009788e9
 def _vec(x:np.ndarray)->pa.Array:

@@ -84,8 +84,8 @@ def replay_by_category(model:ActionVideoDenoiser,
             if not v: continue
             # inf PSNR (a frame reproduced exactly) is capped at 100 dB so that means stay finite, as in replay_eval
             r = dict(category=c, horizon=h, n_episodes=len({x[0] for x in v}), n=len(v),
-                     psnr=float(np.mean(np.minimum([x[1] for x in v], 100.))), ssim=float(np.mean([x[2] for x in v])),
-                     psnr_copy_last=float(np.mean(np.minimum([x[3] for x in v], 100.))), ssim_copy_last=float(np.mean([x[4] for x in v])))
+                     psnr=float(np.mean([x[1] for x in v])), ssim=float(np.mean([x[2] for x in v])),
+                     psnr_copy_last=float(np.mean([x[3] for x in v])), ssim_copy_last=float(np.mean([x[4] for x in v])))
             if net is not None: r['lpips'] = float(_lpips(net, np.stack([x[5] for x in v]), np.stack([x[6] for x in v])).mean())
             rows.append(r)
     return pd.DataFrame(rows)

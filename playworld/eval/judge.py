@@ -15,7 +15,7 @@ from torch import nn
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_path, atomic_write, seed_everything, derive_seed
+from ..core import Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction)
 from ..envs.policies import GRADED, GradedPolicy
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
@@ -331,13 +331,17 @@ def make_net(cfg:JudgeConfig)->nn.Module:
 # %% ../../nbs/51a_eval.judge.ipynb #11efd1f2
 def load_judge(path:str|Path # folder written by `Judge.save`
               )->Judge:
-    "Load a judge; FileNotFoundError naming the missing file."
+    "Load a judge; FileNotFoundError naming the missing file, ValueError naming a corrupt one."
     p = Path(path)
     for n in ('config.json', 'model.safetensors'):
         if not (p/n).exists(): raise FileNotFoundError(f"no judge checkpoint at {p}: {n} missing (train one with train_judge)")
-    d = json.loads((p/'config.json').read_text())
-    cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes'])})
-    net = make_net(cfg); net.load_state_dict(load_file(str(p/'model.safetensors')))
+    fix = f"the judge checkpoint {p} is corrupt; delete it and train it again (train_judge)"
+    d = load_checkpoint_file(p/'config.json', fix)
+    try: cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes'])})
+    except Exception as e: raise ValueError(f"{p/'config.json'} is not a judge config ({type(e).__name__}: {e}): {fix}") from e
+    net, sd = make_net(cfg), load_checkpoint_file(p/'model.safetensors', fix)
+    try: net.load_state_dict(sd)
+    except Exception as e: raise ValueError(f"{p/'model.safetensors'} does not fit the network of {p/'config.json'} ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
     return Judge(net, cfg)
 
 
@@ -413,7 +417,9 @@ def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn'):
 def _rates(y:np.ndarray, p:np.ndarray)->dict: # y, p (N,) bool: truth and verdict
     tpr = float((p & y).sum() / y.sum()) if y.any() else None; fpr = float((p & ~y).sum() / (~y).sum()) if (~y).any() else None
     bal = None if tpr is None or fpr is None else (tpr + 1 - fpr) / 2
-    return dict(n=int(len(y)), accuracy=float((p == y).mean()), balanced_accuracy=bal, tpr=tpr, fpr=fpr, success_rate=float(y.mean()))
+    why = {**({'tpr_reason': 'no successes in the labels'} if tpr is None else {}), **({'fpr_reason': 'no failures in the labels'} if fpr is None else {})}
+    if bal is None: why['balanced_accuracy_reason'] = f"the labels hold one class only ({'failures' if tpr is None else 'successes'})"
+    return dict(n=int(len(y)), accuracy=float((p == y).mean()), balanced_accuracy=bal, tpr=tpr, fpr=fpr, success_rate=float(y.mean()), **why)
 
 def judge_probs(judge:Judge, episodes:list # whole attempts: `Episode`s or `JudgeItem`s (features for a keypoint judge)
                )->tuple:                    # (p_success (N,) float, mode (N,) list[str])

@@ -12,8 +12,8 @@ from scipy import stats
 from sklearn.metrics import precision_recall_fscore_support
 
 # %% auto #0
-__all__ = ['METRICS', 'pearson', 'spearman', 'mmrv', 'bootstrap_ci', 'paired_delta', 'policy_bootstrap', 'mode_distribution',
-           'tv_distance', 'mode_precision_recall']
+__all__ = ['METRICS', 'undefined_reason', 'pearson', 'spearman', 'mmrv', 'bootstrap_ci', 'paired_delta', 'policy_bootstrap',
+           'mode_distribution', 'tv_distance', 'mode_precision_recall']
 
 # %% ../../nbs/51_eval.metrics.ipynb #0bf5dac6
 def _pair(pred, real):
@@ -22,20 +22,28 @@ def _pair(pred, real):
         raise ValueError(f"pred and real must be 1-d of the same length >= 2, got shapes {p.shape} and {r.shape}")
     return p, r
 
+def undefined_reason(pred, # (P,) predicted success rates
+                     real  # (P,) real success rates
+                    )->str|None: # why a correlation of `pred` with `real` is undefined; None when it is defined
+    "The reason Pearson / Spearman correlations are undefined: a constant side (written as the `<key>_reason` of a null metric)."
+    p, r = _pair(pred, real); cp, cr = np.ptp(p) == 0, np.ptp(r) == 0
+    return ('predictions and real rates are both constant' if cp and cr else 'predictions are constant' if cp else
+            'real rates are constant' if cr else None)
+
 def pearson(pred, # (P,) predicted success rates (or any scores) of P policies
             real  # (P,) real success rates
-           )->float: # r in [-1, 1]; nan when either side is constant
+           )->float|None: # r in [-1, 1]; None when either side is constant (`undefined_reason` says which)
     "Pearson correlation (scipy.stats.pearsonr); ValueError for mismatched shapes."
     p, r = _pair(pred, real)
-    if np.ptp(p) == 0 or np.ptp(r) == 0: return float('nan')
+    if undefined_reason(p, r): return None
     return float(stats.pearsonr(p, r).statistic)
 
 def spearman(pred, # (P,) predicted success rates
              real  # (P,) real success rates
-            )->float: # ρ in [-1, 1] (ties get average ranks); nan when either side is constant
+            )->float|None: # ρ in [-1, 1] (ties get average ranks); None when either side is constant
     "Spearman rank correlation (scipy.stats.spearmanr); ValueError for mismatched shapes."
     p, r = _pair(pred, real)
-    if np.ptp(p) == 0 or np.ptp(r) == 0: return float('nan')
+    if undefined_reason(p, r): return None
     return float(stats.spearmanr(p, r).statistic)
 
 # %% ../../nbs/51_eval.metrics.ipynb #6f018a1b
@@ -82,7 +90,7 @@ def policy_bootstrap(pred,                  # (P, N) bool/0-1 outcomes in the wo
                      level:float=0.95,      # confidence level
                      n_resamples:int=2000,  # bootstrap resamples
                      seed:int=0             # RNG seed
-                    )->dict:                # name -> {'value', 'ci': [low, high], 'n_valid'}
+                    )->dict:                # name -> {'value', 'ci': [low, high], 'n_valid'}; an undefined value or CI is None with 'reason' / 'ci_reason'
     "Metrics of predicted vs real success rates with paired episode-bootstrap percentile intervals; ValueError for bad shapes."
     p, r = np.asarray(pred, float), np.asarray(real, float)
     if p.ndim != 2 or p.shape != r.shape: raise ValueError(f"pred and real must both be (P, N), got {p.shape} and {r.shape}")
@@ -92,10 +100,13 @@ def policy_bootstrap(pred,                  # (P, N) bool/0-1 outcomes in the wo
     pb, rb = p[rows, idx].mean(-1), r[rows, idx].mean(-1)                  # (n_resamples, P) resampled rates
     out, a = {}, (1 - level) / 2
     for k, f in metrics.items():
-        v = np.array([f(pb[i], rb[i]) for i in range(n_resamples)])
+        v = np.array([f(pb[i], rb[i]) for i in range(n_resamples)], float)     # None (undefined) -> NaN, left out
         v = v[np.isfinite(v)]
-        ci = [float(np.quantile(v, a)), float(np.quantile(v, 1 - a))] if len(v) else [float('nan')] * 2
-        out[k] = dict(value=float(f(p.mean(1), r.mean(1))), ci=ci, n_valid=int(len(v)))
+        ci = [float(np.quantile(v, a)), float(np.quantile(v, 1 - a))] if len(v) else [None, None]
+        val = f(p.mean(1), r.mean(1)); val = None if val is None or not np.isfinite(val) else float(val)
+        out[k] = dict(value=val, ci=ci, n_valid=int(len(v)))
+        if val is None: out[k]['reason'] = undefined_reason(p.mean(1), r.mean(1)) or f'{k} is undefined for these rates'
+        if not len(v): out[k]['ci_reason'] = f'{k} is undefined in every bootstrap resample ({n_resamples})'
     return out
 
 # %% ../../nbs/51_eval.metrics.ipynb #f81be6e6

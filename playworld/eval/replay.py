@@ -8,27 +8,14 @@ from __future__ import annotations
 from collections import defaultdict
 import numpy as np
 import torch
-from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 from ..core import Episode, to_model, to_frames, frame_strip
 from ..wm.model import ActionVideoDenoiser, rollout
 
 # %% auto #0
-__all__ = ['psnr', 'ssim', 'replay_segments', 'replay_eval']
+__all__ = ['replay_segments', 'replay_eval']
 
 # %% ../../nbs/50_eval.replay.ipynb #765bcd28
-def psnr(a:np.ndarray, # (H, W, 3) uint8 frame
-         b:np.ndarray, # (H, W, 3) uint8 frame
-        )->float:      # dB (inf for identical frames)
-    "Peak signal-to-noise ratio of two uint8 frames (scikit-image, data range 255)."
-    if a.shape != b.shape: raise ValueError(f"frames differ in shape: {a.shape} vs {b.shape}")
-    return float(peak_signal_noise_ratio(a, b, data_range=255)) if (a != b).any() else float('inf')
-
-def ssim(a:np.ndarray, # (H, W, 3) uint8 frame
-         b:np.ndarray, # (H, W, 3) uint8 frame
-        )->float:      # in [-1, 1]
-    "Structural similarity of two RGB uint8 frames (scikit-image, Wang et al. 2004, 7×7 window)."
-    if a.shape != b.shape: raise ValueError(f"frames differ in shape: {a.shape} vs {b.shape}")
-    return float(structural_similarity(a, b, channel_axis=-1, data_range=255))
+from ..core import psnr, ssim, PSNR_CAP   # the library's one PSNR / SSIM (see `playworld.core.psnr`), re-exported here
 
 # %% ../../nbs/50_eval.replay.ipynb #de813999
 def replay_segments(episodes:list,  # held-out `Episode`s
@@ -69,7 +56,7 @@ def _margins(d:dict, ep_of:dict, horizons, seed:int)->dict: # baseline -> {h: {'
         out[b] = {}
         for h in horizons:
             if not d[('psnr', h)]: continue
-            gain = np.minimum(d[('psnr', h)], 100.) - np.minimum(d[(f'psnr_{b}', h)], 100.)
+            gain = np.subtract(d[('psnr', h)], d[(f'psnr_{b}', h)])   # both finite: `psnr` caps identical frames at PSNR_CAP
             eps = np.asarray(ep_of[h]); per_ep = np.array([gain[eps == e].mean() for e in np.unique(eps)])
             ci = list(bootstrap_ci(np.mean, per_ep, seed=seed)) if len(per_ep) > 1 else [float('nan')] * 2
             out[b][h] = dict(mean=float(per_ep.mean()), ci=ci, episodes=len(per_ep))
@@ -108,8 +95,8 @@ def replay_eval(model:ActionVideoDenoiser,
                 d[('psnr_copy_last', h)].append(psnr(last, real)); d[('ssim_copy_last', h)].append(ssim(last, real))
                 d[('psnr_shuffled_actions', h)].append(psnr(shuf[k, h-1], real)); d[('ssim_shuffled_actions', h)].append(ssim(shuf[k, h-1], real))
     def summarise(d):
-        # inf PSNR (a frame reproduced exactly) is capped at 100 dB so that means stay finite
-        r = {m: {h: float(np.mean(np.minimum(d[(m, h)], 100.0))) for h in horizons if d[(m, h)]}
+        # a frame reproduced exactly scores PSNR_CAP dB (see `psnr`), so means stay finite
+        r = {m: {h: float(np.mean(d[(m, h)])) for h in horizons if d[(m, h)]}
              for m in ('psnr', 'ssim', 'psnr_copy_last', 'ssim_copy_last', 'psnr_shuffled_actions', 'ssim_shuffled_actions')}
         r['n'] = {h: len(d[('psnr', h)]) for h in horizons if d[('psnr', h)]}
         return r

@@ -9,7 +9,7 @@ import json, math
 from collections import Counter
 from pathlib import Path
 import numpy as np
-from ..core import OBS_STATE, atomic_write
+from ..core import OBS_STATE, atomic_write, write_json
 from ..envs.tabletop import HAND_LO, HAND_HI, GRASP_Z, parse_instruction
 from ..data.store import EpisodeStore, StoreWriter, _read_parquet
 from ..data.events import event_names
@@ -55,7 +55,7 @@ def build_mixture(stores:list,          # source store folders (or `EpisodeStore
             for b in range(0, len(ids), 64): w.write([st.load(i) for i in ids[b:b+64]])
             per.append(dict(store=str(st.root), target=float(fk * frame_budget), frames=int(sum(st.meta[i]['length'] for i in ids)), episodes=len(ids)))
     res = dict(out=str(out), frame_budget=int(frame_budget), frames=taken, episodes=sum(len(p) for p in picks), per_source=per)
-    with atomic_write(out/'meta/mixture.json', 'w') as fh: json.dump(res, fh, indent=1)
+    write_json(out/'meta/mixture.json', res)
     return res
 
 # %% ../../nbs/32_play.mixtures.ipynb #2c7cd218

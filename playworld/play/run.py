@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_write, check_writable, derive_seed
+from ..core import Episode, atomic_write, check_writable, derive_seed, write_json
 from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
@@ -102,7 +102,7 @@ def _check_run(out:Path, run:dict, resume:bool, n_have:int):
         diff = {k: (old.get(k), v) for k, v in run.items() if k != 'n_episodes' and old.get(k) != v}
         if diff and n_have: raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}")
     elif n_have: raise ValueError(f"{out} holds {n_have} episodes but no {RUN_FILE}: not a `collect` run, cannot resume it")
-    with atomic_write(p, 'w') as f: json.dump(run, f, indent=1)
+    write_json(p, run)
 
 def collect_to_store(out:str|Path,          # store folder
                      mode:str='play',       # 'play' (reset-free autonomous play) or 'demo' (successful expert demos)

@@ -10,7 +10,7 @@ import numpy as np
 import torch, torch.nn as nn
 from torch import Tensor
 from safetensors.torch import save_file, load_file
-from ..core import atomic_path
+from ..core import atomic_path, load_checkpoint_file, write_json
 from .policy import DiffusionPolicy, encode_instruction
 from .grpo import group_advantages, select_groups, clipped_pg_loss, imagine
 from ..wm.env import WorldModelEnv
@@ -44,11 +44,14 @@ def save_noise_policy(np_:NoisePolicy, path)->Path: # folder with config.json + 
     return p
 
 def load_noise_policy(path)->NoisePolicy:
-    "Load a saved noise policy; FileNotFoundError naming the missing file."
+    "Load a saved noise policy; FileNotFoundError naming the missing file, ValueError naming a corrupt one."
     p = Path(path)
     for f in ('config.json', 'model.safetensors'):
         if not (p/f).exists(): raise FileNotFoundError(f"no noise-policy checkpoint at {p} ({f} missing)")
-    m = NoisePolicy(**json.loads((p/'config.json').read_text())); m.load_state_dict(load_file(str(p/'model.safetensors')))
+    fix = f"the noise-policy checkpoint {p} is corrupt; delete it and save it again (save_noise_policy)"
+    cfg, sd = load_checkpoint_file(p/'config.json', fix), load_checkpoint_file(p/'model.safetensors', fix)
+    try: m = NoisePolicy(**cfg); m.load_state_dict(sd)
+    except Exception as e: raise ValueError(f"{p/'model.safetensors'} does not fit the noise policy of {p/'config.json'} ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
     return m.eval()
 
 # %% ../../nbs/62_rl.dsrl.ipynb #0dab6e86

@@ -12,7 +12,7 @@ from torch import Tensor
 from diffusers import ModelMixin, ConfigMixin, DDPMScheduler, DDIMScheduler
 from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import Timesteps, TimestepEmbedding
-from ..core import to_model
+from ..core import to_model, load_checkpoint_file
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES, BLOCKS, PUSH_DIRS, parse_instruction
 from ..envs.policies import wilson, run_episode
 
@@ -287,11 +287,14 @@ def save_policy(policy:DiffusionPolicy, path)->Path: # folder with config.json +
     tmp.rename(p); return p
 
 def load_policy(path, device='cpu')->DiffusionPolicy:
-    "Load a saved policy; FileNotFoundError naming the missing file."
+    "Load a saved policy; FileNotFoundError naming the missing file, ValueError naming a corrupt one."
     p = Path(path)
     for f in ('config.json', 'diffusion_pytorch_model.safetensors'):
         if not (p/f).exists(): raise FileNotFoundError(f"no diffusion-policy checkpoint at {p} ({f} missing)")
-    return DiffusionPolicy.from_pretrained(p).to(device).eval()
+    fix = f"the diffusion-policy checkpoint {p} is corrupt; delete it and save it again (save_policy)"
+    for f in ('config.json', 'diffusion_pytorch_model.safetensors'): load_checkpoint_file(p/f, fix)   # ValueError naming an unreadable file
+    try: return DiffusionPolicy.from_pretrained(p).to(device).eval()
+    except Exception as e: raise ValueError(f"{p/'diffusion_pytorch_model.safetensors'} does not fit the policy of {p/'config.json'} ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
 
 # %% ../../nbs/60_rl.policy.ipynb #fce1ea9a
 class PolicyRunner:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 import torch
-from ..core import atomic_write, check_writable, seed_everything
+from ..core import atomic_write, check_writable, seed_everything, write_json
 from .policy import load_policy, save_policy, evaluate_real
 from .grpo import real_starts, train_grpo, load_judge
 from .dsrl import train_dsrl, save_noise_policy, noise_fn
@@ -58,5 +58,5 @@ def run_rl(method:str,             # 'grpo' or 'dsrl'
         r = train_dsrl(pol, env, j, starts, lr=lr or 3e-4, **kw); save_noise_policy(r['npol'], out/'noise_policy')
         if eval_real: res['real_after'] = ev(noise_fn=noise_fn(r['npol']))
     res['curve'] = r['curve']
-    with atomic_write(out/'rl.json', 'w') as f: json.dump(res, f, indent=1)
+    write_json(out/'rl.json', res)   # strict JSON: undefined values null
     return res

@@ -16,7 +16,7 @@ from diffusers.optimization import get_cosine_schedule_with_warmup
 from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
 from ..config import coerce, field_types, from_mapping
-from ..core import atomic_write, check_writable, native_bf16
+from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready
 from .model import ActionVideoDenoiser, make_scheduler, edm_loss
 
 # %% auto #0
@@ -91,7 +91,7 @@ def save_checkpoint(ckpt:Path, raw, ema:EMAModel, opt, lr_sched, step:int, hist:
     torch.save(ema.state_dict(), tmp/'ema.pt'); torch.save(opt.state_dict(), tmp/'optimizer.pt')
     torch.save(lr_sched.state_dict(), tmp/'lr_scheduler.pt')
     save_file({'torch_rng': torch.get_rng_state()}, tmp/'rng.safetensors')
-    (tmp/'trainer.json').write_text(json.dumps(dict(step=step, history=hist)))
+    (tmp/'trainer.json').write_text(json.dumps(json_ready(dict(step=step, history=hist)), allow_nan=False))
     for f in tmp.iterdir():
         with open(f, 'rb') as fh: os.fsync(fh.fileno())
     old = ckpt.with_name(f'.{ckpt.name}.old')
@@ -104,12 +104,18 @@ def load_checkpoint(ckpt:Path, raw, ema:EMAModel, opt, lr_sched)->tuple: # (step
     ckpt = Path(ckpt)
     if not ckpt.exists() and ckpt.with_name(f'.{ckpt.name}.old').exists(): ckpt = ckpt.with_name(f'.{ckpt.name}.old')
     if not (ckpt/'trainer.json').exists(): raise FileNotFoundError(f"no training checkpoint in {ckpt}")
-    raw.load_state_dict(load_file(ckpt/'model.safetensors'))
-    ema.load_state_dict(torch.load(ckpt/'ema.pt', weights_only=True))
-    opt.load_state_dict(torch.load(ckpt/'optimizer.pt', weights_only=True))
-    lr_sched.load_state_dict(torch.load(ckpt/'lr_scheduler.pt', weights_only=True))
-    t = json.loads((ckpt/'trainer.json').read_text())
-    return t['step'], t['history'], load_file(ckpt/'rng.safetensors')['torch_rng']
+    fix = f"the training checkpoint {ckpt} is corrupt; delete it or resume from an earlier one"
+    def put(obj, name):          # load one state file into `obj`; ValueError naming the file on any failure
+        state = load_checkpoint_file(ckpt/name, fix)
+        try: obj.load_state_dict(state)
+        except Exception as e: raise ValueError(f"{ckpt/name} does not fit this run ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
+    for obj, name in ((raw, 'model.safetensors'), (ema, 'ema.pt'), (opt, 'optimizer.pt'), (lr_sched, 'lr_scheduler.pt')): put(obj, name)
+    t, r = load_checkpoint_file(ckpt/'trainer.json', fix), load_checkpoint_file(ckpt/'rng.safetensors', fix)
+    if not (isinstance(t, dict) and isinstance(t.get('step'), int) and isinstance(t.get('history'), list)):
+        raise ValueError(f"{ckpt/'trainer.json'} lacks an int 'step' and a list 'history': {fix}")
+    if not (isinstance(r.get('torch_rng'), torch.Tensor) and r['torch_rng'].dtype == torch.uint8):
+        raise ValueError(f"{ckpt/'rng.safetensors'} holds no uint8 tensor 'torch_rng' (got keys {sorted(r)}): {fix}")
+    return t['step'], t['history'], r['torch_rng']
 
 # %% ../../nbs/41_wm.train.ipynb #a9762aec
 def _reset_accelerate_precision(mp:str):
@@ -176,7 +182,7 @@ def train_world_model(model:ActionVideoDenoiser,
     ema.copy_to(raw.parameters()); raw.eval()
     if out_dir is not None and acc.is_main_process:
         out = Path(out_dir); raw.save_pretrained(out/'model')
-        with atomic_write(out/'train_history.json', 'w') as f: json.dump(res, f)
+        write_json(out/'train_history.json', res, indent=None)
     return res
 
 # %% ../../nbs/41_wm.train.ipynb #725c4421
@@ -269,8 +275,8 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
         model = load_world_model(rc.init_from, expect).train()
     else: model = ActionVideoDenoiser(size=H, action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **mk)
     out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out/'split.json', 'w') as f: json.dump(dict(data=str(data.resolve()), train=tr, val=va), f)
-    with atomic_write(out/'config.json', 'w') as f: json.dump({k: resolved[k] for k in cfg}, f, indent=1)   # the keys given, typed
+    write_json(out/'split.json', dict(data=str(data.resolve()), train=tr, val=va), indent=None)
+    write_json(out/'config.json', {k: resolved[k] for k in cfg})   # the keys given, typed
     res = train_world_model(model, ds, tcfg, out, progress=progress, resume=resume)
     if va: write_validation_video(model, [eps[i] for i in va[:4]], out/'val_rollouts.mp4')
     return dict(res, episodes=len(eps), train_windows=len(ds), model=model)
