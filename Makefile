@@ -24,7 +24,7 @@ $(STAMP): setup.py settings.ini pyproject.toml
 demo: setup            ## the main job: collect -> train -> replay -> report (~15 min on 2 cores)
 	MUJOCO_GL=$${MUJOCO_GL:-egl} $(BIN)/playworld run --profile $(PROFILE) --out $(OUT)
 
-smoke: setup           ## every stage at toy size (< 1 min)
+smoke: setup           ## every stage at toy size (~3 min on 2 cores)
 	MUJOCO_GL=$${MUJOCO_GL:-egl} $(BIN)/playworld run --profile smoke --out runs/smoke --force
 
 test: setup sync-check ## notebooks' tests + tests/ (papermill smoke run, CLI, README)

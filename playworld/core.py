@@ -12,9 +12,10 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'to_model', 'to_frames',
-           'Episode', 'camera_key', 'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env',
-           'choose_gl', 'atomic_write', 'atomic_path', 'check_writable', 'frame_strip', 'save_png']
+__all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'PSNR_CAP', 'CKPT_KINDS',
+           'to_model', 'to_frames', 'Episode', 'camera_key', 'seed_everything', 'derive_seed', 'get_device',
+           'native_bf16', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path', 'check_writable', 'json_ready',
+           'write_json', 'psnr', 'ssim', 'load_checkpoint_file', 'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -205,21 +206,142 @@ def check_writable(path:str|Path,    # output folder (created if absent)
         raise OSError(28, f"only {free / 2**20:.0f} MiB free in {p}, this job needs about {need_bytes / 2**20:.0f} MiB: free some space or choose another folder")
     return p
 
+# %% ../nbs/00_core.ipynb #973b986a
+def json_ready(x, # nested dicts / lists / tuples of numbers, strings, numpy scalars or arrays
+               path:str='' # where in the document `x` sits (for the error message)
+              ):           # the same structure with plain Python types; NaN and ±inf become None
+    "Strict-JSON form of `x`: numpy types to Python, non-finite floats to `None` (RFC 8259 has no NaN); TypeError naming the key path of anything else."
+    import math
+    if isinstance(x, dict): return {str(k): json_ready(v, f'{path}.{k}' if path else str(k)) for k, v in x.items()}
+    if isinstance(x, (list, tuple)): return [json_ready(v, f'{path}[{i}]') for i, v in enumerate(x)]
+    if isinstance(x, np.ndarray): return json_ready(x.tolist(), path)
+    if isinstance(x, Path): return str(x)
+    if isinstance(x, (bool, np.bool_)): return bool(x)
+    if isinstance(x, (int, np.integer)): return int(x)
+    if isinstance(x, (float, np.floating)): return float(x) if math.isfinite(x) else None
+    if x is None or isinstance(x, str): return x
+    raise TypeError(f"cannot write {type(x).__name__} at {path or 'the top level'} as JSON: {x!r:.80}")
+
+def write_json(path:str|Path, # destination .json
+               obj,           # what `json_ready` takes
+               indent:int|None=1 # pretty-printing
+              )->Path:
+    "Write `obj` as strict JSON (no bare NaN/Infinity tokens: undefined values are null), atomically."
+    import json
+    with atomic_write(path, 'w') as f: json.dump(json_ready(obj), f, indent=indent, allow_nan=False)
+    return Path(path)
+
+# %% ../nbs/00_core.ipynb #442606fd
+PSNR_CAP = 100.0   # dB given to identical frames (and the most any PSNR reports): means stay finite, JSON never sees inf
+
+def _unit_rgb(x,                     # (..., H, W, 3) or (..., 3, H, W): uint8, or float with `value_range`; numpy or torch
+              value_range:tuple|None, # (lo, hi) of float input, e.g. (0, 1) or (-1, 1); None (or (0, 255)) for uint8
+              name:str='a',          # the argument's name, for errors
+             )->np.ndarray:          # (..., H, W, 3) float64 on the 0..255 scale
+    "Bring one image (or batch) to channels-last float64 0..255; ValueError naming the expected layout, dtype or range."
+    if isinstance(x, torch.Tensor): x = x.detach().cpu().numpy()
+    x = np.asarray(x); want = "(H, W, 3) or (3, H, W) (batches (..., H, W, 3) or (..., 3, H, W))"
+    if x.ndim < 3 or 3 not in (x.shape[-1], x.shape[-3]): raise ValueError(f"{name} has shape {x.shape}: expected {want}, 3 colour channels")
+    if x.shape[-1] == 3 and x.shape[-3] == 3: raise ValueError(f"{name} has shape {x.shape}: channels-first or -last is ambiguous; expected {want}")
+    if x.shape[-1] != 3: x = np.moveaxis(x, -3, -1)                  # (..., 3, H, W) -> (..., H, W, 3)
+    if x.dtype == np.uint8:
+        if value_range not in (None, (0, 255)): raise ValueError(f"{name} is uint8 but value_range={value_range}: uint8 frames are 0..255; pass floats for other ranges")
+        return x.astype(np.float64)
+    if not np.issubdtype(x.dtype, np.floating): raise ValueError(f"{name} has dtype {x.dtype}: expected uint8, or float with value_range=(0, 1) or (-1, 1)")
+    if value_range is None: raise ValueError(f"{name} is {x.dtype} with no value_range: pass value_range=(0, 1) or (-1, 1) (or uint8 frames)")
+    lo, hi = map(float, value_range)
+    if not hi > lo: raise ValueError(f"value_range {value_range}: expected (lo, hi) with hi > lo")
+    if not np.isfinite(x).all() or x.min() < lo - 1e-6 or x.max() > hi + 1e-6:
+        raise ValueError(f"{name} has values in [{np.nanmin(x):.4g}, {np.nanmax(x):.4g}], outside value_range {value_range}")
+    return (x.astype(np.float64) - lo) * (255.0 / (hi - lo))
+
+def _pair(a, b, value_range)->tuple:
+    a, b = _unit_rgb(a, value_range, 'a'), _unit_rgb(b, value_range, 'b')
+    if a.shape != b.shape: raise ValueError(f"a and b differ in shape: {a.shape} vs {b.shape} (channels last)")
+    return a, b
+
+
+# %% ../nbs/00_core.ipynb #6bb60067
+def psnr(a,                        # (H, W, 3) or (3, H, W) frame, or a batch (..., H, W, 3) / (..., 3, H, W); numpy or torch
+         b,                        # same shape, dtype and range as `a`
+         value_range:tuple|None=None, # (lo, hi) of float frames, (0, 1) or (-1, 1); None for uint8
+        )->float:                  # dB, at most `PSNR_CAP` (identical frames)
+    "Peak signal-to-noise ratio (scikit-image), of the pooled MSE for a batch; ValueError on an unknown layout, dtype or range."
+    from skimage.metrics import peak_signal_noise_ratio
+    a, b = _pair(a, b, value_range)
+    if np.array_equal(a, b): return PSNR_CAP
+    return float(min(peak_signal_noise_ratio(a, b, data_range=255), PSNR_CAP))
+
+def ssim(a,                        # (H, W, 3) or (3, H, W) frame (H, W >= 7), or a batch of them; numpy or torch
+         b,                        # same shape, dtype and range as `a`
+         value_range:tuple|None=None, # (lo, hi) of float frames, (0, 1) or (-1, 1); None for uint8
+        )->float:                  # in [-1, 1]; the mean over the images of a batch
+    "Structural similarity (scikit-image, Wang et al. 2004, 7x7 window, data range of the 0..255 scale); ValueError as `psnr`."
+    from skimage.metrics import structural_similarity
+    a, b = _pair(a, b, value_range); H, W = a.shape[-3:-1]
+    a, b = a.reshape(-1, H, W, 3), b.reshape(-1, H, W, 3)           # (N, H, W, 3)
+    return float(np.mean([structural_similarity(x, y, channel_axis=-1, data_range=255) for x, y in zip(a, b)]))
+
+
+# %% ../nbs/00_core.ipynb #71aafb9b
+CKPT_KINDS = {'.safetensors': 'safetensors', '.pt': 'torch (weights-only pickle)', '.json': 'JSON'}   # file suffix -> format
+
+def load_checkpoint_file(path:str|Path, # one file of a saved checkpoint: .safetensors, .pt or .json
+                         fix:str='the checkpoint is corrupt; delete it or save it again', # what to do, ends the message
+                        ):              # {name: tensor} (.safetensors), the saved state (.pt, `torch.load(weights_only=True)`) or the parsed JSON
+    "Read one checkpoint file by its suffix; FileNotFoundError / ValueError naming the file, the format expected and the cause."
+    path = Path(path); kind = CKPT_KINDS.get(path.suffix)
+    if kind is None: raise ValueError(f"{path}: unknown checkpoint file type {path.suffix!r}; expected one of {list(CKPT_KINDS)}")
+    if not path.is_file(): raise FileNotFoundError(f"{path} is missing: expected a {kind} file there; {fix}")
+    try:
+        if path.suffix == '.safetensors':
+            from safetensors.torch import load_file
+            return load_file(str(path))
+        if path.suffix == '.pt': return torch.load(path, weights_only=True)
+        import json
+        return json.loads(path.read_text())
+    except Exception as e:
+        raise ValueError(f"{path} is not a readable {kind} file ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
+
+
 # %% ../nbs/00_core.ipynb #2dabd1b7
 def frame_strip(rows:list,      # list of R arrays (T, H, W, 3) uint8; rows may differ in T
-                gap:int=2,      # pixels between frames
-                scale:int=1     # integer upscale (nearest) for small frames
-               )->np.ndarray:   # (R*(H+gap)-gap, Tmax*(W+gap)-gap, 3) uint8
-    "Tile rows of frames into one image (rows = e.g. real / predicted)."
+                gap:int=2,      # pixels between frames, before scaling
+                scale:int=1,    # integer upscale (nearest) for small frames: 2 shows a 64-px frame at 128 px
+                labels:list|None=None, # R row labels (text: 'real', 'model', ...), written in a left margin
+                times:list|None=None,  # up to Tmax column stamps (text or numbers: frame index, seconds), written in a top margin
+                font_px:int=13  # height of the label text, px (on the scaled image)
+               )->np.ndarray:   # (R*(H+gap)-gap, Tmax*(W+gap)-gap, 3)*scale uint8, plus the margins when labelled
+    "Tile rows of frames into one image (rows = e.g. real / predicted), optionally labelled: row names on the left, time stamps on top."
     rows = [np.asarray(r) for r in rows]
     H, W = rows[0].shape[1:3]
     for r in rows:
         if r.ndim != 4 or r.shape[1:] != (H, W, 3): raise ValueError(f"every row must be (T, {H}, {W}, 3), got {r.shape}")
     T = max(len(r) for r in rows)
+    if labels is not None and len(labels) != len(rows): raise ValueError(f"{len(labels)} labels for {len(rows)} rows")
+    if times is not None and len(times) > T: raise ValueError(f"{len(times)} time stamps for {T} columns")
     out = np.full((len(rows)*(H+gap)-gap, T*(W+gap)-gap, 3), 255, np.uint8)
     for i, r in enumerate(rows):
         for t, f in enumerate(r): out[i*(H+gap):i*(H+gap)+H, t*(W+gap):t*(W+gap)+W] = f
-    return out.repeat(scale, 0).repeat(scale, 1) if scale > 1 else out
+    out = out.repeat(scale, 0).repeat(scale, 1) if scale > 1 else out
+    if labels is None and times is None: return out
+    return _label_strip(out, [str(l) for l in labels or []], [str(t) for t in times or []], (H+gap)*scale, (W+gap)*scale, H*scale, W*scale, font_px)
+
+def _label_strip(img, labels, times, dy, dx, h, w, font_px):
+    "Add a left margin with the row labels and a top margin with the column stamps (black text on white)."
+    from PIL import Image, ImageDraw, ImageFont
+    try: font = ImageFont.load_default(size=font_px)   # a scalable font (Pillow >= 10.1 with FreeType)
+    except TypeError: font = ImageFont.load_default()
+    d = ImageDraw.Draw(Image.new('RGB', (1, 1)))
+    tw = lambda s: int(np.ceil(d.textlength(s, font=font)))
+    left = max([tw(l) for l in labels], default=-8) + 8 if labels else 0
+    top = font_px + 6 if times else 0
+    canvas = Image.new('RGB', (left + img.shape[1], top + img.shape[0]), 'white'); canvas.paste(Image.fromarray(img), (left, top))
+    d = ImageDraw.Draw(canvas)
+    for i, l in enumerate(labels): d.text((left - 4, top + i*dy + h/2), l, fill='black', font=font, anchor='rm')
+    every = max(1, int(np.ceil((max([tw(t) for t in times], default=0) + 6) / dx)))   # skip stamps that would overlap
+    for t in range(0, len(times), every): d.text((left + t*dx + w/2, top/2), times[t], fill='black', font=font, anchor='mm')
+    return np.asarray(canvas)
 
 def save_png(img:np.ndarray, # (H, W, 3) uint8
              path:str|Path   # destination .png

@@ -52,7 +52,7 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
     t = m['tabletop']
     for sec in [t['policy_eval']] + [t['study'][x] for x in ('demo', 'play', 'mixed')]:
         for k in ('pearson', 'spearman', 'mmrv'):
-            assert isinstance(sec[k], float) and len(sec[f'{k}_ci']) == 2, (k, sec.get(k), sec.get(f'{k}_ci'))
+            assert (sec[k] is None or isinstance(sec[k], float)) and len(sec[f'{k}_ci'] or [0, 0]) == 2, (k, sec.get(k), sec.get(f'{k}_ci'))   # null: undefined (strict JSON)
         assert 0 <= sec['mmrv'] <= 1
     assert 0 <= t['failure']['tv_distance'] <= 1 and all(0 <= t['study'][x]['tv_distance'] <= 1 for x in t['study'])
     assert [r['budget'] for r in t['study']['play']['scaling']] == [40]
@@ -74,6 +74,26 @@ def test_smoke_run_artefacts(smoke_run):
     assert page.count('data:image/png;base64') >= 4 and 'src="http' not in page
     assert 'The PlayWorld study' in page and 'policy evaluation in the world model' in page and 'failure prediction' in page
     assert 'report:' in p.stdout and 'PSNR@8' in p.stdout
+    assert 'Toy run: these numbers mean nothing' in page and 'id="glossary"' in page and 'href="#g-copy-last"' in page
+    assert 'nan [nan, nan]' not in page and '>nan<' not in page
+
+def test_smoke_run_readable_outputs(smoke_run):
+    "Strips labelled and upscaled, progress of long stages in their progress files, executed notebooks that stand alone."
+    out, r, _ = smoke_run
+    from PIL import Image
+    w, h = Image.open(out/'figures'/'tabletop_replay_strip.png').size
+    assert h >= 19 + 3 * 130 - 4 and w >= 60 + 2 * 130, (w, h)   # stamps and labels around 128-px frames (64 px shown at 2x)
+    recs = [json.loads(l) for l in (out/'stages'/'train-tabletop.progress').read_text().splitlines()]
+    bars = [x for x in recs if x.get('bar') == 'train world model']
+    assert bars and bars[-1]['n'] == bars[-1]['total'] > 0 and 'loss=' in bars[-1]['postfix'], bars[-1:]
+    assert max(x['cell'] for x in recs if 'cell' in x) >= 3
+    assert any(x.get('bar') == 'play' for x in map(json.loads, (out/'stages'/'collect.progress').read_text().splitlines()))
+    nb = json.loads((out/'notebooks'/'train-tabletop.ipynb').read_text())
+    outs = [o for c in nb['cells'] for o in c.get('outputs', [])]
+    assert not any('application/vnd.jupyter.widget-view+json' in o.get('data', {}) for o in outs), "a tqdm widget left in the notebook"
+    assert any('train world model: 100%' in ''.join(o.get('text', '')) for o in outs), "the bar's final text line"
+    assert any('image/png' in o.get('data', {}) for o in outs), "a static PNG beside the plotly loss figure"
+    assert 'Kernel is running over TCP' not in r.stderr, r.stderr[-2000:]
 
 def test_rerun_skips_done_stages(smoke_run):
     out, _, _ = smoke_run

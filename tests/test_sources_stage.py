@@ -62,13 +62,25 @@ def test_section(smoke):
     assert f"{m['models']['play']['replay']['all']['psnr']['2']:.2f}" in h
 
 
+def close(a, b, rel=1e-2)->bool:
+    "Equal structure and equal values, numbers within `rel` (NaN equal to NaN, None to None)."
+    import math
+    if isinstance(a, dict): return isinstance(b, dict) and a.keys() == b.keys() and all(close(a[k], b[k], rel) for k in a)
+    if isinstance(a, list): return isinstance(b, list) and len(a) == len(b) and all(close(x, y, rel) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=rel, abs_tol=1e-6)
+    return a == b
+
+
 def test_cli_matches_papermill(smoke, tmp_path):
     "`playworld experiment sources --profile smoke` runs `run` in this process: the same metrics as the stage notebook's."
     _, m, _ = smoke
     r = run_cli('experiment', 'sources', '--profile', 'smoke', '--out', tmp_path/'cli')
     assert r.returncode == 0, r.stderr[-3000:]
     c = json.loads((tmp_path/'cli'/'metrics'/'tabletop.sources.json').read_text())
-    assert without(c, TIMING) == without(m, TIMING)
+    # equal up to float noise: the 'human' model's 2-step training is not bit-reproducible across processes on this CPU
+    # (final loss 1.44939 vs 1.44935 measured at the same commit), everything else is equal exactly
+    assert close(without(c, TIMING), without(m, TIMING))
     assert c['models']['play']['train']['model'] == str((tmp_path/'cli'/'sources'/'models'/'play'/'model').resolve())
     assert '<h2>Three data sources' in (tmp_path/'cli'/'report.html').read_text()
     assert json.loads((tmp_path/'cli'/'metrics.json').read_text())['tabletop']['sources']['coverage'] == m['coverage']

@@ -10,6 +10,7 @@ from pathlib import Path
 import papermill as pm
 import playworld
 from ..core import atomic_write, check_writable
+from .progress import ENV, StageLine, stage_kernel_manager
 from ..assets import stages_dir
 from ..studies import rl, cloth, objects, sources, testtime, simgap, variability
 
@@ -120,8 +121,8 @@ def run_stages(plan:list,           # [(stage name, notebook file name, paramete
                tag:str,             # recorded in each stage marker; a stage done under another tag runs again
                disk_mb:int=400,     # free space the run needs, MiB (checked before any work)
                force:bool=False,    # re-run stages already marked done
-               progress:bool=True,  # papermill's per-cell progress bar
-               log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
+               progress:bool=True,  # one line per stage: its cell, the bar inside it (training steps, loss, ETA), from DIR/stages/<stage>.progress
+               log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal instead
               )->Path:              # DIR (resolved)
     "Execute stage notebooks with papermill into `out`, skipping those done with the same tag and parameters; `StageFailed` names the failing stage."
     src, out = stages_dir(), Path(out).resolve()
@@ -138,10 +139,13 @@ def run_stages(plan:list,           # [(stage name, notebook file name, paramete
         redo = redo or done.exists()   # once a stage re-runs, everything downstream of it must too
         done.unlink(missing_ok=True)
         print(f"[playworld] {name}: {nb} {params}", flush=True)
-        t0, dest = time.time(), out/'notebooks'/f'{name}.ipynb'
+        t0, dest, prog = time.time(), out/'notebooks'/f'{name}.ipynb', out/'stages'/f'{name}.progress'
+        prog.unlink(missing_ok=True)
+        n_cells = sum(c['cell_type'] == 'code' for c in json.loads((src/nb).read_text())['cells']) + 1   # + papermill's injected parameters
         try:
-            pm.execute_notebook(src/nb, dest, parameters=dict(out_dir=str(out), **params),
-                                kernel_name='python3', progress_bar=progress, log_output=log_output, cwd=str(out))
+            with StageLine(name, prog, n_cells, enabled=progress and not log_output):   # the kernel's bars write to `prog` (`stage_progress`)
+                pm.execute_notebook(src/nb, dest, parameters=dict(out_dir=str(out), **params), kernel_name='python3', progress_bar=False,
+                                    log_output=log_output, cwd=str(out), kernel_manager_class=stage_kernel_manager({ENV: str(prog)}))
         except pm.PapermillExecutionError as e:
             raise StageFailed(f"stage {name!r} failed: {e.ename}: {e.evalue} (the executed notebook with the traceback: {dest})") from None
         with atomic_write(done, 'w') as f: json.dump(dict(seconds=time.time() - t0, profile=tag, params=params), f)
@@ -150,7 +154,7 @@ def run_stages(plan:list,           # [(stage name, notebook file name, paramete
 def run_pipeline(profile:str='smoke', # a key of `PROFILES`
                  out:str|Path='runs/smoke', # output folder DIR
                  force:bool=False,    # re-run stages already marked done
-                 progress:bool=True,  # papermill's per-cell progress bar
+                 progress:bool=True,  # one progress line per stage (`run_stages`)
                  log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
                 )->dict:              # the content of DIR/metrics.json
     "Execute the profile's stage notebooks with papermill into `out`; returns metrics.json's content."

@@ -5,14 +5,14 @@ the replay metrics table. One file, no network: images are embedded, plotly's Ja
 
 # %% ../../nbs/91_app.report.ipynb #13e17a2b
 from __future__ import annotations
-import base64, html, json, time
+import base64, html, json, math, time
 from pathlib import Path
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from ..core import atomic_write
+from ..core import atomic_write, write_json
 
 # %% auto #0
-__all__ = ['build_metrics', 'write_report']
+__all__ = ['GLOSSARY', 'TOY_PROFILES', 'build_metrics', 'run_warnings', 'write_report', 'figure_png', 'show_figure']
 
 # %% ../../nbs/91_app.report.ipynb #71511d43
 def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json written by the evaluate stage
@@ -30,33 +30,88 @@ def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json wr
         for d, v in json.loads((out/'stages'/'collect.json').read_text()).items():
             if d in m: m[d]['collect'] = v
     m['stage_seconds'] = {p.stem: json.loads(p.read_text())['seconds'] for p in sorted((out/'stages').glob('*.done'))}
-    with atomic_write(out/'metrics.json', 'w') as f: json.dump(m, f, indent=1)
-    return m
+    write_json(out/'metrics.json', m)   # strict JSON: an undefined value (NaN from an old producer) is null, never a bare NaN token
+    return json.loads((out/'metrics.json').read_text())
 
 # %% ../../nbs/91_app.report.ipynb #8d6c9444
 def _img(path:Path)->str:
-    "An <img> tag embedding a PNG as base64, or a note when it is missing."
+    "An <img> tag embedding a PNG as base64 at its own size (scrolling sideways when wider than the page), or a note when it is missing."
     if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
     from PIL import Image
-    w = Image.open(path).size[0]   # shown at 2x, pixelated: 64-px frames stay crisp without a larger file
-    return f'<img alt="{html.escape(path.stem)}" width="{2*w}" style="image-rendering:pixelated;max-width:100%" src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}">'
+    w = Image.open(path).size[0]   # strips are saved upscaled and labelled (`frame_strip(scale=2, labels=, times=)`): shown 1:1, never shrunk
+    return (f'<div style="overflow-x:auto"><img alt="{html.escape(path.stem)}" width="{w}" style="image-rendering:pixelated;max-width:none" '
+            f'src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}"></div>')
+
+def _undefined(v)->bool:
+    "True for a value a metric could not give: None (strict JSON's null) or a non-finite float."
+    return v is None or (isinstance(v, float) and not math.isfinite(v))
+
+def _num(v,              # a number, None or NaN
+         spec:str='.2f', # format spec of a defined value
+         reason=None     # why it is undefined (text), shown beside 'undefined'
+        )->str:          # HTML text
+    "A table cell's number, or 'undefined' with the reason: never 'nan'."
+    if not _undefined(v): return format(v, spec)
+    return f'<span class=undef title="{html.escape(str(reason or ""))}">undefined' + (f' ({html.escape(str(reason))})' if reason else '') + '</span>'
+
+def _why(d:dict, k:str, h=None):
+    "The reason a producer gave for an undefined `d[k]` (`d['<k>_reason']`, per horizon when it is a dict)."
+    r = d.get(f'{k}_reason') if isinstance(d, dict) else None
+    return r.get(h) if isinstance(r, dict) else r
+
+# the glossary's terms: anchor -> (term, definition); every table header links to its entry
+GLOSSARY = {
+    'copy-last': ('copy-last', "Baseline that predicts nothing moves: every future frame is the last context frame. A world model that does not beat it has not learned motion."),
+    'shuffled': ('shuffled actions', "The same world model rolled out from the same start, with the episode's actions shuffled in time. If it scores as well as under the real actions, the model ignores the actions."),
+    'horizon': ('horizon h', "How far ahead a frame is predicted: h frames after the last context frame, open loop (the model's own predictions fed back). One frame per control step: h = 8 at 20 Hz is 0.4 s ahead."),
+    'psnr': ('PSNR', "Peak signal-to-noise ratio between a predicted and the real frame, in dB (10·log10(255² / mean squared error)); higher is better, 100 dB caps an exact copy."),
+    'ssim': ('SSIM', "Structural similarity between a predicted and the real frame, in [-1, 1]; 1 is identical. Less sensitive than PSNR to small shifts and brightness."),
+    'pearson': ('Pearson r', "Linear correlation, over policies, between the success rate the world model predicts and the real one, in [-1, 1]; undefined when either is constant (e.g. every policy predicted 0)."),
+    'spearman': ('Spearman ρ', "Rank correlation (Pearson r of the ranks) between predicted and real success rates over policies, in [-1, 1]: does the world model order the policies right?"),
+    'mmrv': ('MMRV', "Mean maximum rank violation (SimplerEnv): for each policy, the largest real-success gap to a policy the world model ranks the wrong way round, averaged; in [0, 1], 0 is a perfect ranking."),
+    'tv': ('TV distance', "Total variation distance ½·Σ|p − q| between the real and the imagined distribution of outcome modes (success, topple, miss, ...); in [0, 1], 0 is identical."),
+    'success': ('success rate', "Fraction of episodes that succeed: in the real tabletop by the simulator's check, in the world model by the judge on the imagined frames."),
+    'ci': ('CI', "95 % confidence interval [low, high]: bootstrap over episodes (resampled with replacement) for correlations and MMRV, Wilson for success rates."),
+}
+
+def _th(text:str, term:str|None=None)->str:
+    "A table header cell, linked to its glossary entry."
+    return f'<th><a href="#g-{term}">{text}</a></th>' if term else f'<th>{text}</th>'
+
+def _glossary(fps:dict)->str:
+    "The report's glossary: one anchored entry per term (`GLOSSARY`), and the frame rate of each dataset."
+    items = ''.join(f'<dt id="g-{k}">{html.escape(t)}</dt><dd>{html.escape(d)}</dd>' for k, (t, d) in GLOSSARY.items())
+    rate = ', '.join(f'{d} {v:g} Hz (h = 8: {8 / v:.2f} s)' for d, v in fps.items() if v)
+    return f'<h2 id="glossary">Glossary</h2><dl>{items}</dl>' + (f'<p>Frame rates in this run: {rate}.</p>' if rate else '')
+
+def _beaten_by(r:dict, h:str)->list:
+    "The baselines (copy-last, shuffled actions) whose PSNR at horizon h is at least the model's: the CLI's 'does not beat' warning."
+    m = r['psnr'].get(h)
+    if _undefined(m): return []
+    return [n for k, n in (('psnr_copy_last', 'copy-last'), ('psnr_shuffled_actions', 'shuffled actions'))
+            if not _undefined(r.get(k, {}).get(h)) and r[k][h] >= m]
 
 def _table(r:dict)->str:
-    "HTML table of a replay result: one row per horizon; model vs baselines."
-    cols = [('psnr', 'PSNR model'), ('psnr_copy_last', 'PSNR copy-last'), ('psnr_shuffled_actions', 'PSNR shuffled actions'),
-            ('ssim', 'SSIM model'), ('ssim_copy_last', 'SSIM copy-last'), ('ssim_shuffled_actions', 'SSIM shuffled actions')]
-    head = '<tr><th>horizon</th>' + ''.join(f'<th>{c}</th>' for _, c in cols) + '<th>n</th></tr>'
+    "HTML table of a replay result: one row per horizon; model vs baselines, and a warning where the model does not beat one."
+    cols = [('psnr', 'model', 'psnr'), ('psnr_copy_last', 'copy-last', 'copy-last'), ('psnr_shuffled_actions', 'shuffled actions', 'shuffled'),
+            ('ssim', 'model', 'ssim'), ('ssim_copy_last', 'copy-last', 'copy-last'), ('ssim_shuffled_actions', 'shuffled actions', 'shuffled')]
+    head = ('<tr>' + _th('horizon h (frames)', 'horizon') + ''.join(f'<th><a href="#g-{"psnr" if k.startswith("psnr") else "ssim"}">'
+            f'{"PSNR" if k.startswith("psnr") else "SSIM"}</a> <a href="#g-{t}">{c}</a></th>' for k, c, t in cols) + '<th>n</th><th>note</th></tr>')
     rows = ''
     for h in r['psnr']:
-        best = max(r[k][h] for k in ('psnr', 'psnr_copy_last', 'psnr_shuffled_actions'))
-        cells = ''.join(f'<td{" class=best" if k.startswith("psnr") and r[k][h] == best else ""}>{r[k][h]:.{2 if k.startswith("psnr") else 3}f}</td>' for k, _ in cols)
-        rows += f'<tr><td>{h}</td>{cells}<td>{r["n"][h]}</td></tr>'
+        vals = [r.get(k, {}).get(h) for k in ('psnr', 'psnr_copy_last', 'psnr_shuffled_actions')]
+        best = max((v for v in vals if not _undefined(v)), default=None)
+        cells = ''.join(f'<td{" class=best" if k.startswith("psnr") and best is not None and r.get(k, {}).get(h) == best else ""}>'
+                        f'{_num(r.get(k, {}).get(h), ".2f" if k.startswith("psnr") else ".3f", _why(r, k, h))}</td>' for k, _, _ in cols)
+        lost = _beaten_by(r, h)
+        note = f'<td class=warn>warning: the model does not beat {" or ".join(lost)} at h = {h}</td>' if lost else '<td></td>'
+        rows += f'<tr><td>{h}</td>{cells}<td>{r.get("n", {}).get(h, "")}</td>{note}</tr>'
     return f'<table>{head}{rows}</table>'
 
 def _steps(m:dict)->str:
-    "Training steps done, with the plan and the reason when a time limit cut training short."
+    "Training steps done, with the plan and the CLI's warning when a time limit cut training short."
     done, plan = m['train_steps'], m.get('train_steps_planned', m['train_steps'])
-    return f'{done}' if done >= plan else f'<b style="color:#b00">{done} of {plan} (stopped by the time limit)</b>'
+    return f'{done}' if done >= plan else f'<b class=warn>{done} of {plan}: warning, training was cut by its time limit</b>'
 
 def _loss_figure(out:Path, datasets:list)->str:
     "Plotly loss curves of every trained model, as an HTML div with plotly.js inlined (offline)."
@@ -71,7 +126,15 @@ def _loss_figure(out:Path, datasets:list)->str:
     return fig.to_html(full_html=False, include_plotlyjs=False)   # plotly.js is inlined once, in the page's <head>
 
 # %% ../../nbs/91_app.report.ipynb #f0862199
-def _ci(v:float, ci)->str: return f'{v:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]'
+def _ci(v,            # the estimate (None or NaN: undefined)
+        ci,           # [low, high] (None, or None / NaN inside: no interval)
+        reason=None,  # why `v` is undefined (the producer's `<key>_reason`)
+        spec:str='.2f' # format spec
+       )->str:        # 'v [low, high]', 'v' without an interval, or 'undefined (reason)'
+    "An estimate with its 95 % interval; 'undefined' with the reason, never 'nan [nan, nan]'."
+    if _undefined(v): return _num(v, spec, reason)
+    if ci is None or len(ci) != 2 or any(_undefined(c) for c in ci): return format(v, spec)
+    return f'{v:{spec}} [{ci[0]:{spec}}, {ci[1]:{spec}}]'
 
 def _evaluation_sections(t:dict, # metrics['tabletop']
                          out:Path # run folder (for the rollout strip)
@@ -80,34 +143,39 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
     from playworld.eval.policy import scatter_figure
     from playworld.studies.play_vs_demo import scaling_figure, scatter_grid, mode_figure
     fig = lambda f: f.to_html(full_html=False, include_plotlyjs=False)
+    est = lambda d, k, spec='.2f': _ci(d.get(k), d.get(f'{k}_ci'), _why(d, k), spec)   # d[k] [d[k_ci]], or undefined (d[k_reason])
     parts = []
     if (pe := t.get('policy_eval')):
-        rows = ''.join(f"<tr><td>{q['policy']}</td><td>{_ci(q['real'], q['real_ci'])}</td><td>{_ci(q['wm'], q['wm_ci'])}</td></tr>" for q in pe['per_policy'])
+        rows = ''.join(f"<tr><td>{html.escape(q['policy'])}</td><td>{est(q, 'real')}</td><td>{est(q, 'wm')}</td></tr>" for q in pe['per_policy'])
+        jr = pe.get('judge_on_real', {})
         parts.append(f"<h2>tabletop: policy evaluation in the world model</h2><p>{len(pe['per_policy'])} graded policies × {pe['n_episodes']} "
                      f"episodes from the same scenes, real tabletop vs the run's world model (success decided by the judge). "
-                     f"Pearson r <b>{_ci(pe['pearson'], pe['pearson_ci'])}</b>, Spearman ρ {_ci(pe['spearman'], pe['spearman_ci'])}, "
-                     f"MMRV <b>{_ci(pe['mmrv'], pe['mmrv_ci'])}</b> (95 % bootstrap over episodes). The judge on the real frames: "
-                     f"r {pe['judge_on_real']['pearson']:.2f}, MMRV {pe['judge_on_real']['mmrv']:.2f}.</p>"
-                     f"<table><tr><th>policy</th><th>real success [95 % CI]</th><th>world-model success</th></tr>{rows}</table>" + fig(scatter_figure(pe)))
+                     f"<a href='#g-pearson'>Pearson r</a> <b>{est(pe, 'pearson')}</b>, <a href='#g-spearman'>Spearman ρ</a> {est(pe, 'spearman')}, "
+                     f"<a href='#g-mmrv'>MMRV</a> <b>{est(pe, 'mmrv')}</b> (<a href='#g-ci'>95 % bootstrap</a> over episodes). The judge on the real frames: "
+                     f"r {_num(jr.get('pearson'), '.2f', _why(jr, 'pearson'))}, MMRV {_num(jr.get('mmrv'), '.2f', _why(jr, 'mmrv'))}.</p>"
+                     f"<table><tr><th>policy</th>{_th('real success rate [95 % CI]', 'success')}{_th('world-model success rate [95 % CI]', 'success')}</tr>{rows}</table>"
+                     "<p>Hover over a point for its policy (the table above has them all).</p>" + fig(scatter_figure(pe)))
     if (fl := t.get('failure')):
-        pr = ''.join(f"<tr><td>{k}</td><td>{v['precision']:.2f}</td><td>{v['recall']:.2f}</td><td>{v['support']}</td></tr>"
+        pr = ''.join(f"<tr><td>{html.escape(k)}</td><td>{_num(v.get('precision'), '.2f', _why(v, 'precision'))}</td><td>{_num(v.get('recall'), '.2f', _why(v, 'recall'))}</td><td>{v['support']}</td></tr>"
                      for k, v in fl['mode_precision_recall'].items())
-        parts.append(f"<h2>tabletop: failure prediction</h2><p>Interaction modes of the same rollouts, real vs imagined: total variation "
-                     f"distance <b>{fl['tv_distance']:.3f}</b>.</p><table><tr><th>mode</th><th>precision</th><th>recall</th><th>support (real)</th></tr>{pr}</table>")
+        parts.append(f"<h2>tabletop: failure prediction</h2><p>Interaction modes of the same rollouts, real vs imagined: <a href='#g-tv'>total variation "
+                     f"distance</a> <b>{_num(fl.get('tv_distance'), '.3f', _why(fl, 'tv_distance'))}</b>.</p><table><tr><th>mode</th><th>precision</th><th>recall</th><th>support (real)</th></tr>{pr}</table>")
     if (st := t.get('study')):
-        rows = ''.join(f"<tr><td>{m}</td><td>{v['frames']}</td><td>{_ci(v['pearson'], v['pearson_ci'])}</td><td>{_ci(v['spearman'], v['spearman_ci'])}</td>"
-                       f"<td>{_ci(v['mmrv'], v['mmrv_ci'])}</td><td>{v['tv_distance']:.3f}</td><td>{v['replay']['psnr'].get('16', float('nan')):.2f}</td>"
-                       f"<td>{v['replay']['psnr_copy_last'].get('16', float('nan')):.2f}</td></tr>" for m, v in st.items())
-        cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{v['scaling'][-1]['coverage'].get(k, float('nan')):.2f}</td>" for k in
+        rows = ''.join(f"<tr><td>{m}</td><td>{v['frames']}</td><td>{est(v, 'pearson')}</td><td>{est(v, 'spearman')}</td>"
+                       f"<td>{est(v, 'mmrv')}</td><td>{_num(v.get('tv_distance'), '.3f', _why(v, 'tv_distance'))}</td>"
+                       f"<td>{_num(v['replay']['psnr'].get('16'), '.2f', 'no replay reaches h = 16')}</td>"
+                       f"<td>{_num(v['replay']['psnr_copy_last'].get('16'), '.2f', 'no replay reaches h = 16')}</td></tr>" for m, v in st.items())
+        cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{_num(v['scaling'][-1]['coverage'].get(k), '.2f', 'not measured')}</td>" for k in
                       ('success_rate', 'any_failure_frac', 'region_cells', 'contact_cells', 'n_instructions')) + '</tr>' for m, v in st.items())
         parts.append("<h2>The PlayWorld study: demo vs play vs mixed training data</h2><p>One world model per mixture and frame budget, trained "
                      "from scratch with the same settings; all evaluated on the same real rollouts of the graded policies (fresh scenes: "
-                     "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>frames</th><th>Pearson r</th>"
-                     f"<th>Spearman ρ</th><th>MMRV</th><th>mode TV</th><th>PSNR@16</th><th>copy-last PSNR@16</th></tr>{rows}</table>"
+                     "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>frames</th>"
+                     f"{_th('Pearson r', 'pearson')}{_th('Spearman ρ', 'spearman')}{_th('MMRV', 'mmrv')}{_th('mode TV', 'tv')}{_th('PSNR@16', 'psnr')}"
+                     f"{_th('copy-last PSNR@16', 'copy-last')}</tr>{rows}</table>"
                      "<h3>Scaling with data size</h3>" + fig(scaling_figure(st)) + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
-                     "main model's and each study model's imagined rollout (every 4th frame, same actions, same start).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
+                     "main model's and each study model's imagined rollout (every 4th frame, same actions, same start; rows labelled, columns in seconds).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
                      "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
-                     f"<th>success rate</th><th>episodes with a failure</th><th>hand cells</th><th>contact cells</th><th>instructions</th></tr>{cov}</table>")
+                     f"{_th('success rate', 'success')}<th>episodes with a failure</th><th>hand cells</th><th>contact cells</th><th>instructions</th></tr>{cov}</table>")
     return parts
 
 def _experiment_sections(t:dict, # metrics['tabletop']
@@ -118,28 +186,54 @@ def _experiment_sections(t:dict, # metrics['tabletop']
     return [m.section(t[k], out) for k, m in STUDIES.items() if isinstance(t.get(k), dict)]
 
 # %% ../../nbs/91_app.report.ipynb #231438a5
+TOY_PROFILES = ('smoke',)   # profiles whose numbers only show that every stage runs (PROFILES['smoke']: a few steps, a few episodes)
+
+def run_warnings(metrics:dict # from `build_metrics`
+                )->list:      # [(dataset, text)] in the order the report shows them
+    "What `playworld run` warns about: training cut by its time limit, a model not beating a baseline at a horizon."
+    out = []
+    for d, m in metrics.items():
+        if not isinstance(m, dict) or 'replay' not in m: continue
+        if m.get('train_steps_planned', 0) > m.get('train_steps', 0):
+            out.append((d, f"{d} training was cut by its time limit at {m['train_steps']} of {m['train_steps_planned']} steps"))
+        for h in m['replay'].get('psnr', {}):
+            if (lost := _beaten_by(m['replay'], h)): out.append((d, f"the {d} world model does not beat {' or '.join(lost)} at horizon {h}"))
+    return out
+
 def write_report(out:str|Path, # run folder DIR
                  metrics:dict  # from `build_metrics`
                 )->Path:       # DIR/report.html
-    "Render the run's report.html: summary, per-dataset metrics tables, frame strips, loss curves."
+    "Render the run's report.html: summary, per-dataset metrics tables, frame strips, loss curves, glossary."
     out = Path(out)
     datasets = sorted((d for d in metrics if isinstance(metrics[d], dict) and 'replay' in metrics[d]),
                       key=lambda d: (d != 'tabletop', d))   # the simulator first: its numbers have ground truth
-    parts = [f'<h1>PlayWorld Workbench run</h1><p>profile <b>{html.escape(metrics.get("profile", ""))}</b>, '
-             f'{html.escape(metrics.get("created", ""))}, folder <code>{html.escape(str(out))}</code></p>']
+    prof = metrics.get("profile", "")
+    parts = [f'<h1>PlayWorld Workbench run</h1><p>profile <b>{html.escape(prof)}</b>, '
+             f'{html.escape(metrics.get("created", ""))}, folder <code>{html.escape(str(out))}</code>. '
+             'Terms and units: <a href="#glossary">glossary</a>.</p>']
+    if prof in TOY_PROFILES:
+        parts.append(f'<div class=toy><b>Toy run: these numbers mean nothing.</b> The {html.escape(prof)} profile trains each world model for a few '
+                     'steps on a few episodes and evaluates on one or two, only to check that every stage runs. Do not read or compare its '
+                     'PSNR, SSIM, correlations or success rates; run <code>playworld run --profile quick</code> (or standard) for results.</div>')
+    if (w := run_warnings(metrics)):
+        parts.append('<div class=warnbox><b>Warnings</b> (also beside the numbers they qualify):<ul>' + ''.join(f'<li>{html.escape(t)}</li>' for _, t in w) + '</ul></div>')
     rows = ''.join(f'<tr><td>{d}</td><td>{metrics[d]["episodes"]}</td><td>{metrics[d]["held_out_episodes"]}</td>'
-                   f'<td>{_steps(metrics[d])}</td><td>{metrics[d]["train_seconds"]:.0f}</td></tr>' for d in datasets)
+                   f'<td>{_steps(metrics[d])}</td><td>{_num(metrics[d].get("train_seconds"), ".0f")}</td></tr>' for d in datasets)
     if rows: parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th><th>held out</th><th>train steps</th>'
                  f'<th>train seconds</th></tr>{rows}</table>')
     if (out/'figures'/'tabletop_play_strip.png').exists():
         c = metrics.get('tabletop', {}).get('collect', {})
-        parts.append(f'<h2>Tabletop play</h2><p>{c.get("episodes", "?")} attempts, success rate {c.get("success_rate", float("nan")):.2f}; '
-                     'each row one attempt, every few frames.</p>' + _img(out/'figures'/'tabletop_play_strip.png'))
+        parts.append(f'<h2>Tabletop play</h2><p>{c.get("episodes", "?")} attempts, <a href="#g-success">success rate</a> '
+                     f'{_num(c.get("success_rate"), ".2f", "not recorded")}; each row one attempt (labelled with its outcome), every few frames '
+                     '(columns: time since the start, s).</p>' + _img(out/'figures'/'tabletop_play_strip.png'))
     for d in datasets:
-        r = metrics[d]['replay']
-        parts.append(f'<h2>{d}: open-loop replay of held-out episodes</h2>{_table(r)}'
-                     '<p>Strip: per segment three rows, the real frames, the world model under the real actions, '
-                     'the same model under shuffled actions (first frame = last context frame).</p>' + _img(out/'figures'/f'{d}_replay_strip.png'))
+        r, md = metrics[d]['replay'], metrics[d]
+        cut = (f'<p class=warn>warning: this model trained {md["train_steps"]} of {md["train_steps_planned"]} steps (cut by its time limit); '
+               'its numbers are those of an under-trained model.</p>') if md.get('train_steps_planned', 0) > md['train_steps'] else ''
+        parts.append(f'<h2>{d}: open-loop replay of held-out episodes</h2>{cut}{_table(r)}'
+                     '<p>Strip: per segment three rows, labelled: the real frames, the world model under the real actions, '
+                     'the same model under <a href="#g-shuffled">shuffled actions</a>; columns: <a href="#g-horizon">frames after the '
+                     'last context frame</a> (+0 = that frame) and seconds.</p>' + _img(out/'figures'/f'{d}_replay_strip.png'))
         for t, rt in sorted(r.get('per_task', {}).items()):
             if len(r['per_task']) > 1: parts.append(f'<h3>{d} / {html.escape(t)}</h3>{_table(rt)}')
     parts += _evaluation_sections(metrics.get('tabletop', {}), out)
@@ -147,12 +241,59 @@ def write_report(out:str|Path, # run folder DIR
     if datasets: parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
     st = metrics.get('stage_seconds', {})
     parts.append('<h2>Stages</h2><table><tr><th>stage</th><th>seconds</th><th>executed notebook</th></tr>' + ''.join(
-        f'<tr><td>{s}</td><td>{v:.0f}</td><td><a href="notebooks/{s}.ipynb">notebooks/{s}.ipynb</a></td></tr>' for s, v in st.items()) + '</table>')
+        f'<tr><td>{s}</td><td>{_num(v, ".0f")}</td><td><a href="notebooks/{s}.ipynb">notebooks/{s}.ipynb</a></td></tr>' for s, v in st.items()) + '</table>')
+    parts.append(_glossary({d: metrics[d].get('fps') for d in datasets}))
     css = ('body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}'
            'table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}'
-           'td.best{font-weight:bold;background:#e8f5e9}')
+           'td.best{font-weight:bold;background:#e8f5e9}.warn{color:#b00}td.warn{text-align:left}.undef{color:#666;font-style:italic}'
+           '.toy{background:#fff3cd;border:2px solid #d39e00;padding:.8em 1em;font-size:1.15em;margin:1em 0}'
+           '.warnbox{background:#fdecea;border:1px solid #b00;padding:.3em 1em;margin:1em 0}th a{color:inherit}dt{font-weight:bold;margin-top:.4em}')
     from plotly.offline import get_plotlyjs   # inlined, so the page opens offline and every figure finds Plotly when its script runs
     doc = (f'<!doctype html><html><head><meta charset="utf-8"><title>PlayWorld run</title><style>{css}</style>'
            f'<script type="text/javascript">{get_plotlyjs()}</script></head><body>{"".join(parts)}</body></html>')
     with atomic_write(out/'report.html', 'w') as f: f.write(doc)
     return out/'report.html'
+
+# %% ../../nbs/91_app.report.ipynb #a16c8fa3
+def figure_png(fig,          # plotly Figure (scatter and bar traces, subplots, log axes, error bars)
+               dpi:int=90    # resolution of the PNG
+              )->bytes:      # PNG bytes of a matplotlib drawing of the same data
+    "A static PNG of a plotly figure, drawn with matplotlib (plotly's own export needs kaleido, which is not installed and is not reachable offline)."
+    import io, matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot as plt
+    L = fig.layout; mf = plt.figure(figsize=((L.width or 900) / 100, (L.height or 450) / 100)); axes = {}
+    def ax_for(xa, ya):
+        if (xa, ya) not in axes:
+            X, Y = L[f'xaxis{xa[1:]}'], L[f'yaxis{ya[1:]}']; x0, x1 = X.domain or (0, 1); y0, y1 = Y.domain or (0, 1)
+            a = mf.add_axes([.08 + x0 * .9, .12 + y0 * .78, (x1 - x0) * .9 - .06, (y1 - y0) * .78 - .08])
+            if X.type == 'log': a.set_xscale('log')
+            if Y.type == 'log': a.set_yscale('log')
+            if X.range: a.set_xlim(X.range)
+            if Y.range: a.set_ylim(Y.range)
+            a.set_xlabel(X.title.text or ''); a.set_ylabel(Y.title.text or ''); a.grid(alpha=.3); axes[(xa, ya)] = a
+        return axes[(xa, ya)]
+    for t in fig.data:
+        a = ax_for(t.xaxis or 'x', t.yaxis or 'y'); x = list(t.x) if t.x is not None else list(range(len(t.y))); y = list(t.y)
+        err = lambda e: None if e is None or e.array is None else [list(e.arrayminus if e.arrayminus is not None else e.array), list(e.array)]
+        if t.type == 'bar': a.bar([str(v) for v in x] if not all(isinstance(v, (int, float)) for v in x) else x, y, yerr=err(t.error_y), label=t.name, alpha=.8, capsize=2)
+        elif t.type == 'scatter':
+            ls = '-' if 'lines' in (t.mode or 'lines') else 'none'; mk = 'o' if 'markers' in (t.mode or '') else None
+            if t.error_x is not None and t.error_x.array is not None or t.error_y is not None and t.error_y.array is not None:
+                a.errorbar(x, y, xerr=err(t.error_x), yerr=err(t.error_y), ls=ls, marker=mk, label=t.name, capsize=2)
+            else:
+                dash = t.line is not None and t.line.dash == 'dash'   # e.g. the y = x diagonal of a scatter
+                a.plot(x, y, ls='--' if dash else ls, marker=mk, label=t.name, **(dict(color='grey') if dash else {}))
+        else: a.text(.5, .5, f'({t.type} trace: see the interactive figure)', transform=a.transAxes, ha='center')
+    for an in L.annotations or []:   # subplot titles
+        if an.xref == 'paper' and an.text: mf.text(.08 + an.x * .9 - .03, .12 + an.y * .78, an.text, ha='center', va='bottom', fontsize=9)
+    if L.title and L.title.text: mf.suptitle(L.title.text, fontsize=10)
+    if sum(bool(t.name) for t in fig.data) > 1 and L.showlegend is not False:
+        for a in axes.values():
+            if a.get_legend_handles_labels()[0]: a.legend(fontsize=7)
+    buf = io.BytesIO(); mf.savefig(buf, format='png', dpi=dpi); plt.close(mf)
+    return buf.getvalue()
+
+def show_figure(fig # plotly Figure
+               ):
+    "Display a plotly figure and a static PNG of it beside, so an executed notebook shows the figure where plotly's JavaScript never runs (a file viewer, nbconvert)."
+    from IPython.display import Image, display
+    display(fig); display(Image(figure_png(fig)))

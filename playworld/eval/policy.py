@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import torch
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_write
+from ..core import Episode, atomic_write, write_json
 from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP_M, HAND_LO, HAND_HI, HALF, TABLE_Z,
                                      GRASP_Z, BOWL_R)
 from ..envs.policies import GRADED, GradedPolicy, wilson
@@ -231,13 +231,16 @@ def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, mat
                          tv_distance=tv_distance(mode_distribution(real_modes[sl], MODES) + 1e-12, mode_distribution(imag_modes[sl], MODES) + 1e-12)))
     dr, di = mode_distribution(real_modes, MODES), mode_distribution(imag_modes, MODES)
     out = dict(policies=policies, n_episodes=N, per_policy=rows)
-    for k in ('pearson', 'spearman', 'mmrv'): out[k], out[f'{k}_ci'] = boot[k]['value'], boot[k]['ci']
+    for k in ('pearson', 'spearman', 'mmrv'):          # an undefined metric is null with a sibling '<key>_reason' (and '<key>_ci_reason')
+        out[k], out[f'{k}_ci'] = boot[k]['value'], boot[k]['ci']
+        out.update({f'{k}_{x}': boot[k][x] for x in ('reason', 'ci_reason') if x in boot[k]})
     out.update(tv_distance=tv_distance(dr, di), real_modes=dict(zip(MODES, dr.tolist())), wm_modes=dict(zip(MODES, di.tolist())),
                mode_precision_recall=mode_precision_recall(real_modes, imag_modes, MODES),
                judge_success_acc_imagined=float((yi == ys).mean()), judge_success_acc_real=float((yr == ys).mean()),
                judge_mode_acc_imagined=float(np.mean([a == b for a, b in zip(real_modes, imag_modes)])),
                judge_mode_acc_real=float(np.mean([a == b for a, b in zip(real_modes, judge_real_modes)])),
-               judge_on_real={k: boot_j[k]['value'] for k in ('pearson', 'spearman', 'mmrv')},
+               judge_on_real={**{k: boot_j[k]['value'] for k in ('pearson', 'spearman', 'mmrv')},
+                              **{f'{k}_reason': boot_j[k]['reason'] for k in ('pearson', 'spearman', 'mmrv') if 'reason' in boot_j[k]}},
                judge_on_real_ci={k: boot_j[k]['ci'] for k in ('pearson', 'spearman', 'mmrv')},
                tv_distance_judge_on_real=tv_distance(dr, mode_distribution(judge_real_modes, MODES)),
                actions_match=float(match.mean()), timing=timing)
@@ -246,14 +249,18 @@ def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, mat
 # %% ../../nbs/52_eval.policy.ipynb #4aba1bb8
 def scatter_figure(res:dict # result of `evaluate_policies`
                   ):        # plotly Figure
-    "Predicted (world model + judge) vs real success rate per policy, with Wilson intervals and the identity line."
+    "Predicted (world model + judge) vs real success rate per policy, with Wilson intervals and the identity line; a point's policy shows on hover."
     import plotly.graph_objects as go
     r = res['per_policy']; x, y = [q['real'] for q in r], [q['wm'] for q in r]
     err = lambda v, ci: dict(type='data', symmetric=False, array=[c[1] - a for a, c in zip(v, ci)], arrayminus=[a - c[0] for a, c in zip(v, ci)])
-    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], mode='lines', line=dict(dash='dash', color='grey'), name='identity'),
-                     go.Scatter(x=x, y=y, mode='markers+text', text=[q['policy'] for q in r], textposition='top center',
+    ci = lambda v, c: f"{v:.2f} [{c[0]:.2f}, {c[1]:.2f}]"
+    # names on hover, not as text on every point: 11 policies with similar rates pile up into an unreadable block
+    hover = [f"{q['policy']}<br>real {ci(q['real'], q['real_ci'])}<br>world model {ci(q['wm'], q['wm_ci'])}" for q in r]
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], mode='lines', line=dict(dash='dash', color='grey'), name='identity', hoverinfo='skip'),
+                     go.Scatter(x=x, y=y, mode='markers', hovertext=hover, hoverinfo='text', marker=dict(size=9),
                                 error_x=err(x, [q['real_ci'] for q in r]), error_y=err(y, [q['wm_ci'] for q in r]), name='policies')])
-    fig.update_layout(title=f"r = {res['pearson']:.2f}, ρ = {res['spearman']:.2f}, MMRV = {res['mmrv']:.3f} ({res['n_episodes']} episodes/policy)",
+    f = lambda k, d: 'undefined' if res[k] is None else f"{res[k]:.{d}f}"     # an undefined metric is null (see `<key>_reason`)
+    fig.update_layout(title=f"r = {f('pearson', 2)}, ρ = {f('spearman', 2)}, MMRV = {f('mmrv', 3)} ({res['n_episodes']} episodes/policy)",
                       xaxis_title='real success rate', yaxis_title='world-model success rate (judge)', width=560, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig
@@ -264,5 +271,4 @@ def write_results(res:dict, out:str|Path # folder (created)
     "Write the evaluation as `policy_eval.json` and the scatter as `policy_eval_scatter.html` (atomic)."
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     with atomic_write(out/'policy_eval_scatter.html', 'w') as f: f.write(scatter_figure(res).to_html(include_plotlyjs=True))
-    with atomic_write(out/'policy_eval.json', 'w') as f: json.dump(res, f, indent=1)
-    return out/'policy_eval.json'
+    return write_json(out/'policy_eval.json', res)        # strict JSON: an undefined metric is null beside its '<key>_reason'

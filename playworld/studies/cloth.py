@@ -16,6 +16,8 @@ from ..config import from_mapping, to_jsonable, Presets
 from ..data.store import write_episodes
 from ..envs.cloth import (ClothTabletopEnv, FoldExpert, collect_folds, fold_summary, bench_cloth, CLOTH_EVENTS,
                                   FOLD_FRAC, FOLD_TOL)
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['KEY', 'STAGE', 'Params', 'fold_strip', 'cloth_figures', 'section', 'run']
@@ -59,7 +61,7 @@ def fold_strip(seed:int=0,               # layout seed
                size:int=64,              # frame size, px
                every:int=3,              # keep every this many frames
                max_steps:int=60          # episode length, steps
-              )->np.ndarray:             # (2·size + gap, W, 3) uint8: top camera row over front camera row
+              )->np.ndarray:             # top camera row over front camera row, shown at 2x, labelled: (H', W', 3) uint8
     "A frame strip of one expert fold, from the `top` and the `front` camera."
     env = ClothTabletopEnv(size=size, max_steps=max_steps, seed=seed)
     obs, _ = env.reset(seed=seed, options={'instruction': instruction})
@@ -69,7 +71,7 @@ def fold_strip(seed:int=0,               # layout seed
         if term or trunc: break
     for _ in range(every): env.step([0, 0, 1, -1]); top.append(env.render('top')); front.append(env.render('front'))
     env.close()
-    return frame_strip([np.stack(top[::every]), np.stack(front[::every])])
+    return frame_strip([np.stack(top[::every]), np.stack(front[::every])], scale=2, labels=['top camera', 'front camera'], times=[f'step {every * t}' for t in range(len(top[::every]))])
 
 # %% ../../nbs/87_studies.cloth.ipynb #230eb27c
 def cloth_figures(m:dict,      # the metrics (`tabletop.cloth.json`, as `run` returns it)
@@ -120,7 +122,7 @@ def section(m:dict,   # content of DIR/metrics/tabletop.cloth.json
             + ''.join(f'<th>{e}</th>' for e in CLOTH_EVENTS) + f"</tr>{rows}</table>"
             f"<p>Step+render at {f['size']} px: tabletop {f['tabletop_fps']:.0f} frames/s, with the cloth {f['cloth_fps']:.0f} frames/s "
             f"({f['slowdown']:.1f}× slower; load average {f.get('load_avg') or float('nan'):.1f} on {f.get('cpu_count', '?')} cores during the measurement); bench/envs.json recorded {f.get('recorded_tabletop_fps') or float('nan'):.0f} for the plain tabletop.</p>"
-            + _png(fig/'cloth_strip.png', 2) + _png(fig/'cloth_rates.png') + _png(fig/'cloth_fps.png'))
+            + _png(fig/'cloth_strip.png') + _png(fig/'cloth_rates.png') + _png(fig/'cloth_fps.png'))
 
 # %% ../../nbs/87_studies.cloth.ipynb #3bd8571a
 def _collect(p:Params, out:Path)->tuple: # (levels: noise -> (episodes, records), wall: noise -> s, store path, frames)
@@ -161,5 +163,5 @@ def run(p:Params,        # the settings
     save_png(fold_strip(seed=p.seed, size=p.size), out/'figures'/'cloth_strip.png')
     cloth_figures(m, out/'figures')
     m['wall_s'] = round(time.time() - t_start, 1)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m

@@ -13,6 +13,8 @@ import numpy as np
 from ..core import Episode, atomic_write, frame_strip, save_png
 from ..envs.tabletop import Scene, BLOCKS, SHAPES
 from ..config import from_mapping, Presets
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['TRAIN_COLORS', 'HELDOUT_COLORS', 'TRAIN_OBJECTS', 'HELDOUT_OBJECTS', 'ORIGINAL_OBJECTS', 'KEY', 'STAGE', 'section',
@@ -254,10 +256,11 @@ def objects_strip(rows:dict,   # `objects_experiment(...)['rows']`: name -> [(re
                  )->Path:
     "Held-out-object replay strip: per segment a real row, then each model's imagined row."
     names = names or ('base', max((n for n in rows if n != 'base'), key=lambda n: int(n[1:]), default='base'))
-    out = []
+    out, labels = [], []
     for j, (real, _) in enumerate(rows[names[0]]):
         out += [real[::every]] + [rows[n][j][1][::every] for n in names]
-    return save_png(frame_strip(out), path)
+        labels += [f'{j + 1}: real'] + [f'{j + 1}: model {n}' for n in names]
+    return save_png(frame_strip(out, scale=2, labels=labels, times=[f'+{every * t}' for t in range(max(map(len, out)))]), path)
 
 # %% ../../nbs/82_studies.objects.ipynb #c4954df8
 def _img(path:Path)->str:
@@ -353,6 +356,6 @@ def run(p:Params,        # the settings
                              n_eval=p.n_eval, horizons=tuple(p.horizons), stride=p.stride, seed=p.seed)
     rows = res.pop('rows'); res['config']['model'] = p.model
     (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(res, f, indent=1, default=float)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', res)   # strict JSON: undefined values are null
     objects_figure(res, out/'figures'/'objects_psnr.png'); objects_strip(rows, out/'figures'/'objects_strip.png')
     return res

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 from ..core import atomic_write
 from ..play.mixtures import build_mixture, coverage_stats, SUMMARY_KEYS
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['MIXTURES', 'study_name', 'build_study_data', 'replay_summary', 'study_metrics', 'scaling_figure', 'scatter_grid',
@@ -45,7 +47,7 @@ def build_study_data(play:str|Path,       # store of autonomous-play episodes
             cov = coverage_stats(d)
             rows.append(dict(mixture=mix, budget=b, name=name, store=str(d), play_share=share, frames=r['frames'], episodes=r['episodes'],
                              coverage={k: cov[k] for k in SUMMARY_KEYS}, failure_frac=cov['failure_frac']))
-    with atomic_write(out/'study_data.json', 'w') as f: json.dump(rows, f, indent=1)
+    write_json(out/'study_data.json', rows)   # strict JSON: undefined values are null
     return rows
 
 # %% ../../nbs/80_studies.play_vs_demo.ipynb #59e23239
@@ -93,8 +95,9 @@ def scaling_figure(study:dict, # `study_metrics` result
     for m, v in study.items():
         s, c = v['scaling'], _COLORS.get(m)
         x = [r['frames'] for r in s]
-        bar = lambda k: dict(type='data', symmetric=False, array=[max(0, r[f'{k}_ci'][1] - r[k]) for r in s],
-                             arrayminus=[max(0, r[k] - r[f'{k}_ci'][0]) for r in s])
+        ok = lambda r, k: r.get(k) is not None and r[k] == r[k] and r.get(f'{k}_ci') and None not in r[f'{k}_ci']   # undefined (null / NaN): no bar
+        bar = lambda k: dict(type='data', symmetric=False, array=[max(0, r[f'{k}_ci'][1] - r[k]) if ok(r, k) else 0 for r in s],
+                             arrayminus=[max(0, r[k] - r[f'{k}_ci'][0]) if ok(r, k) else 0 for r in s])
         fig.add_trace(go.Scatter(x=x, y=[r['replay']['psnr'].get(h) for r in s], name=m, legendgroup=m, line=dict(color=c)), 1, 1)
         fig.add_trace(go.Scatter(x=x, y=[r['replay']['psnr_copy_last'].get(h) for r in s], name=f'{m} copy-last', legendgroup=m,
                                  line=dict(color=c, dash='dot'), showlegend=False), 1, 1)
@@ -105,14 +108,16 @@ def scaling_figure(study:dict, # `study_metrics` result
     fig.update_layout(height=360, width=1150, margin=dict(t=50, b=50, l=40, r=10))
     return fig
 
+def _f2(v)->str: return 'undefined' if v is None or v != v else f'{v:.2f}'   # a metric a producer could not give: null or NaN
+
 def scatter_grid(study:dict # `study_metrics` result
                 ):          # plotly Figure: one predicted-vs-real panel per mixture (headline budget)
     "Predicted (world model + judge) vs real success per policy, one panel per mixture, with the identity line."
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
     ms = list(study)
-    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=[f"{m} ({study[m]['frames']} frames): r = {study[m]['pearson']:.2f}, "
-                                                             f"MMRV = {study[m]['mmrv']:.2f}" for m in ms])
+    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=[f"{m} ({study[m]['frames']} frames): r = {_f2(study[m]['pearson'])}, "
+                                                             f"MMRV = {_f2(study[m]['mmrv'])}" for m in ms])
     for i, m in enumerate(ms):
         pp = study[m]['per_policy']
         fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode='lines', line=dict(dash='dash', color='grey'), showlegend=False), 1, i + 1)
@@ -129,7 +134,7 @@ def mode_figure(study:dict # `study_metrics` result
     import plotly.graph_objects as go
     first = next(iter(study.values())); modes = list(first['real_modes'])
     bars = [go.Bar(x=modes, y=[first['real_modes'][k] for k in modes], name='real', marker_color='#2ca02c')]
-    bars += [go.Bar(x=modes, y=[v['wm_modes'].get(k, 0) for k in modes], name=f"{m} (TV {v['tv_distance']:.2f})", marker_color=_COLORS.get(m))
+    bars += [go.Bar(x=modes, y=[v['wm_modes'].get(k, 0) for k in modes], name=f"{m} (TV {_f2(v['tv_distance'])})", marker_color=_COLORS.get(m))
              for m, v in study.items()]
     return go.Figure(bars, layout=dict(barmode='group', height=340, width=760, yaxis_title='fraction of rollouts',
                                       margin=dict(t=30, b=40, l=50, r=10)))

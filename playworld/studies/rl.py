@@ -20,6 +20,8 @@ from ..rl.grpo import real_starts, train_grpo
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, load_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'KEY', 'STAGE', 'paired_starts', 'store_starts',
@@ -229,7 +231,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
         allres[family] = ladder_summary(lad) if 'base' in lad else lad
         allres['config'] = dict(grpo=grpo, dsrl=dsrl, bc=bc, dyna=dyna, n_starts=n_starts, n_real=n_real, n_imagined=n_imagined, real_seed=real_seed,
                                 curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed)
-        with atomic_write(out/'rl.json', 'w') as f: json.dump(allres, f, indent=1, default=float)
+        write_json(out/'rl.json', allres)   # strict JSON: undefined values are null
     done = lambda a: resume and a in lad and 'real_success' in lad[a] and pol_dir(a).exists()
     ms = lambda p, nf=None: measure(p, wm, judge, fam, n_real, n_imagined if wm is not None else 0, nf, seed=real_seed, max_steps=max_steps)
     seed_everything(seed)
@@ -518,8 +520,8 @@ def run(p:Params,        # the settings
         m[f] = rl_metrics(lad); m['curves'][f] = {a: lad[a]['curve'] for a in lad if isinstance(lad[a], dict) and lad[a].get('curve')}
         # the first measured layout played by every arm, in the real tabletop (rows, every 4th frame)
         rows = [_strip(pol, f, p.real_seed, nf, p.max_steps) for pol, nf in (load_arm_policy(rl_dir/'policies'/f/a, p.seed) for a in m[f])]
-        save_png(frame_strip([r[::4] for r in rows]), out/'figures'/f'rl_{f}_strip.png'); m.setdefault('strip_rows', {})[f] = list(m[f])
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as fh: json.dump(m, fh, indent=1, default=float)
+        save_png(frame_strip([r[::4] for r in rows], scale=2, labels=[RL_ARM_LABELS.get(a, a) for a in m[f]], times=[f'frame {4 * t}' for t in range(max(len(r[::4]) for r in rows))]), out/'figures'/f'rl_{f}_strip.png'); m.setdefault('strip_rows', {})[f] = list(m[f])
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m
 
 def _png(path:Path)->str:

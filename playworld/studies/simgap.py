@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import torch
-from ..core import atomic_write, save_png
+from ..core import atomic_write, frame_strip, save_png
 from ..envs.tabletop import TabletopEnv, Scene, Expert, TASK_FAMILIES
 from ..envs.policies import run_episode
 from ..envs.group import SceneGroupEnv
@@ -20,6 +20,8 @@ from ..rl.grpo import real_starts, train_grpo
 from .rl import measure
 from ..wm.env import WorldModelEnv
 from ..config import from_mapping, Presets
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['MISMATCHED', 'SIMGAP_ARMS', 'KEY', 'STAGE', 'section', 'frame_gap', 'expert_success', 'simgap_experiment',
@@ -90,8 +92,8 @@ def simgap_experiment(base:DiffusionPolicy,   # the BC base policy (copied, neve
     res = dict(config=dict(families=list(fam), scene=dataclasses.asdict(scene), grpo=grpo, n_starts=n_starts,
                            n_real=n_real, n_sim=n_sim, n_imagined=n_imagined, n_expert=n_expert, n_frames=n_frames, max_steps=max_steps, seed=seed))
     def save():
-        with atomic_write(out/'simgap.json', 'w') as f: json.dump(res, f, indent=1, default=float)
-    t0 = time.time(); gap = frame_gap(scene, n_frames, fam, size=base.config.size); save_png(np.concatenate(gap.pop('pair'), 1), out/'frames.png')
+        write_json(out/'simgap.json', res)   # strict JSON: undefined values are null
+    t0 = time.time(); gap = frame_gap(scene, n_frames, fam, size=base.config.size); save_png(frame_strip([np.stack(gap.pop('pair'))], scale=2, labels=['first frame'], times=['real', 'mismatched sim']), out/'frames.png')
     ex = {k: expert_success(sc, n_expert, fam, max_steps=max_steps)['all'] for k, sc in (('real', None), ('sim', scene))} if n_expert else {}
     res['gap'] = gap | {f'expert_{k}': v for k, v in ex.items()} | dict(seconds=time.time() - t0); save()
     log(f"[simgap] frames real vs sim: PSNR {gap['psnr']:.1f} dB (different real layouts: {gap['psnr_other_layout']:.1f} dB); expert {ex.get('real', {}).get('rate')} real, {ex.get('sim', {}).get('rate')} sim")
@@ -252,6 +254,6 @@ def run(p:Params,        # the settings
                             n_imagined=p.n_imagined, n_expert=p.n_expert, n_frames=p.n_frames, max_steps=p.max_steps, seed=p.seed)
     m = simgap_metrics(res); m['config'] = m['config'] | paths
     (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     simgap_figure(m, out/'figures'/'simgap.png'); shutil.copy(out/'simgap'/'frames.png', out/'figures'/'simgap_frames.png')
     return m

@@ -17,6 +17,8 @@ from ..envs.tabletop import (TabletopEnv, BLOCKS, HAND_LO, HAND_HI, GRASP_Z, HAL
 from ..play.collect import EventTracker, scene_ok, collect_play, collect_demos
 from ..data.events import Event, format_event
 from ..ui.teleop import MOVES, command_action
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['PAD_DIRS', 'PRIMITIVES', 'SOURCE_NAMES', 'SOURCE_FNS', 'COVERAGE_KEYS', 'COLORS', 'KEY', 'STAGE', 'section',
@@ -523,5 +525,5 @@ def run(p:Params,        # the settings
                          policy_episodes=p.policy_episodes, max_steps=p.max_steps, seed=p.seed,
                          human='scripted: playworld.studies.sources.PadOperator (goal-free, teleop-pad commands)'))
     (out/'metrics').mkdir(parents=True, exist_ok=True)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m

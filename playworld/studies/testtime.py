@@ -19,6 +19,8 @@ from ..rl.grpo import train_grpo
 from ..rl.dsrl import NoisePolicy, train_dsrl, noise_fn
 from .rl import paired_starts, imagined_success
 from ..wm.env import WorldModelEnv
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['USED_LAYOUT_SEEDS', 'FIRST_LAYOUT', 'ARMS', 'KEY', 'STAGE', 'section', 'default_policy', 'check_fresh_layouts',
@@ -188,7 +190,7 @@ def ttrl_experiment(policy:DiffusionPolicy, # base policy (image-only)
     if out: out.mkdir(parents=True, exist_ok=True)
     def save():
         if out:
-            with atomic_write(out/'ttrl.json', 'w') as f: json.dump(res, f, indent=1, default=float)
+            write_json(out/'ttrl.json', res)   # strict JSON: undefined values are null
     for i, L in enumerate(layouts):
         t0 = time.time()
         start = paired_starts(1, (family,), L, wm.config.n_ctx, wm.config.size)[0]
@@ -206,10 +208,10 @@ def ttrl_experiment(policy:DiffusionPolicy, # base policy (image-only)
             if a != 'before': row[f'{a}_curve'], row[f'{a}_rl_seconds'] = arm['curve'], arm['seconds']
         if i == 0 and out:   # before/after strips of the first layout: real frames, noise seed `seed`; imagined from its first frame
             eps = [real_in_layout(arm['policy'], L, 1, family, arm['npol'], seed, max_steps, return_episodes=True)['episodes'][0] for arm in arms.values()]
-            save_png(frame_strip([e.frames[::4] for e in eps]), out/'strip_real.png')
+            save_png(frame_strip([e.frames[::4] for e in eps], scale=2, labels=[f'real: {a}' for a in arms], times=[f'frame {4 * t}' for t in range(max(len(e.frames[::4]) for e in eps))]), out/'strip_real.png')
             ims = [imagined_success(arm['policy'], wm, judge, [start], None if arm['npol'] is None else noise_fn(arm['npol'], False, seed), max_steps, 1, seed, return_frames=True)['frames'][0]
                    for arm in arms.values()]
-            save_png(frame_strip([f[::4] for f in ims]), out/'strip_imagined.png')
+            save_png(frame_strip([f[::4] for f in ims], scale=2, labels=[f'world model: {a}' for a in arms], times=[f'frame {4 * t}' for t in range(max(len(f[::4]) for f in ims))]), out/'strip_imagined.png')
             res['strip'] = dict(layout=L, instruction=start['instruction'], rows=list(arms), real_success=[int(e.success) for e in eps])
         row['seconds'] = time.time() - t0
         res['layouts'].append(row); res['pooled'] = summarize(res['layouts'], seed=seed); save()
@@ -391,5 +393,5 @@ def run(p:Params,        # the settings
     (out/'figures').mkdir(parents=True, exist_ok=True); (out/'metrics').mkdir(parents=True, exist_ok=True)
     for a, b in (('ttrl.png', 'ttrl.png'), ('strip_real.png', 'ttrl_strip.png'), ('strip_imagined.png', 'ttrl_strip_imagined.png')):
         shutil.copy(out/'ttrl'/a, out/'figures'/b)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1, default=float)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m

@@ -18,6 +18,8 @@ from ..config import Presets
 from ..envs.policies import GRADED, wilson
 from ..eval.metrics import METRICS, policy_bootstrap
 from ..eval.policy import real_rollouts, run_imagined, judge_rollouts
+from ..core import write_json
+
 
 # %% auto #0
 __all__ = ['SEED_STEP', 'KIND_LABELS', 'KEY', 'STAGE', 'section', 'sample_seeds', 'spread', 'variance_components',
@@ -94,7 +96,7 @@ def train_seed_models(episodes:list,        # `Episode`s to train on, the same f
             else: torch.manual_seed(int(s)); m = type(base).from_config(base.config).train()
             r = train_world_model(m, ds, cfg, d, progress=progress, resume=True); m.eval()
             if r['stopped_by'] == 'steps': shutil.rmtree(d/'checkpoint', ignore_errors=True)   # done: keep model/ (13 MB), not the optimizer state
-            with atomic_write(d/'run.json', 'w') as f: json.dump(dict(ident, config=cfg.__dict__), f)
+            write_json(d/'run.json', dict(ident, config=cfg.__dict__))   # strict JSON: undefined values are null
         res[s] = (m, dict(steps=r['steps'], train_seconds=round(r['train_seconds'], 1), stopped_by=r.get('stopped_by', 'steps'),
                           final_loss=r['history'][-1][1] if r['history'] else float('nan')))
     return res
@@ -196,7 +198,8 @@ def seed_scatter_figure(m:dict # `variability_metrics` result
                                  error_x=dict(type='data', symmetric=False, array=[q['real_ci'][1] - q['real'] for q in rows],
                                               arrayminus=[q['real'] - q['real_ci'][0] for q in rows], thickness=0.6, color='lightgrey')))
     p = m['metrics']['pearson']
-    fig.update_layout(title=f"r = {p['reference']:.2f} (one model), over seeds {p['all']['mean']:.2f} ± {p['all']['sd']:.2f}; {m['n_episodes']} episodes/policy",
+    _fmt = lambda v: 'undefined' if v is None or not np.isfinite(v) else f'{v:.2f}'   # None/NaN: e.g. r of constant predictions
+    fig.update_layout(title=f"r = {_fmt(p['reference'])} (one model), over seeds {_fmt(p['all']['mean'])} ± {_fmt(p['all']['sd'])}; {m['n_episodes']} episodes/policy",
                       xaxis_title='real success rate', yaxis_title='predicted success rate (world model + judge)', width=620, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig
@@ -208,10 +211,10 @@ def seed_metric_figure(m:dict # `variability_metrics` result
     from plotly.subplots import make_subplots
     fig = make_subplots(1, 2, subplot_titles=('Pearson r', 'MMRV (lower is better)'))
     for c, key in enumerate(('pearson', 'mmrv'), 1):
-        mt = m['metrics'][key]
-        fig.add_trace(go.Scatter(x=['one model (bootstrap 95 %)'], y=[mt['reference']], mode='markers', marker=dict(color='black', size=9, symbol='diamond'),
-                                 error_y=dict(type='data', symmetric=False, array=[mt['reference_ci'][1] - mt['reference']], arrayminus=[mt['reference'] - mt['reference_ci'][0]]),
-                                 showlegend=False), 1, c)
+        mt = m['metrics'][key]; ref, ci = mt['reference'], mt['reference_ci']
+        if ref is not None and ci is not None and None not in ci:   # undefined (constant predictions): no marker
+            fig.add_trace(go.Scatter(x=['one model (bootstrap 95 %)'], y=[ref], mode='markers', marker=dict(color='black', size=9, symbol='diamond'),
+                                     error_y=dict(type='data', symmetric=False, array=[ci[1] - ref], arrayminus=[ref - ci[0]]), showlegend=False), 1, c)
         for kind, col in (('sampling', '#1f77b4'), ('training', '#d62728')):
             ps = [p for p in m['passes'] if p['kind'] == kind]
             if ps: fig.add_trace(go.Box(y=[p[key] for p in ps], name=KIND_LABELS[kind], boxpoints='all', jitter=0.4, pointpos=0, marker_color=col,
@@ -240,9 +243,11 @@ def save_variability_png(m:dict,       # `variability_metrics` result
     rng = np.random.default_rng(0)
     for a, key, title in ((ax[1], 'pearson', 'Pearson r'), (ax[2], 'mmrv', 'MMRV')):
         mt = m['metrics'][key]
-        a.errorbar([0], [mt['reference']], [[mt['reference'] - mt['reference_ci'][0]], [mt['reference_ci'][1] - mt['reference']]], fmt='D', color='k', capsize=4)
+        ref, ci = mt['reference'], mt['reference_ci']
+        if ref is not None and ci is not None and None not in ci:   # undefined (e.g. constant predictions): no marker
+            a.errorbar([0], [ref], [[ref - ci[0]], [ci[1] - ref]], fmt='D', color='k', capsize=4)
         for i, kind in enumerate(('sampling', 'training'), 1):
-            v = [p[key] for p in m['passes'] if p['kind'] == kind]
+            v = [p[key] for p in m['passes'] if p['kind'] == kind and p[key] is not None]
             if v: a.scatter(i + rng.uniform(-0.12, 0.12, len(v)), v, color=cols[kind], alpha=0.8); a.hlines(spread(v)['mean'], i - 0.25, i + 0.25, color=cols[kind])
         a.set_xticks([0, 1, 2], ['one model\n(bootstrap)', 'sampling\nseeds', 'training ×\nsampling'], fontsize=8); a.set_title(title); a.set_xlim(-0.5, 2.5)
     fig.suptitle(f"{len(rows)} policies × {m['n_episodes']} episodes; {m['n_sample_seeds']} sampling seeds of the base model, "
@@ -253,7 +258,7 @@ def save_variability_png(m:dict,       # `variability_metrics` result
     return path
 
 # %% ../../nbs/86_studies.variability.ipynb #010da65f
-def _f(v, d=2): return '–' if v is None or not np.isfinite(v) else f'{v:.{d}f}'
+def _f(v, d=2): return 'undefined' if v is None or not np.isfinite(v) else f'{v:.{d}f}'   # None/NaN: e.g. r of constant predictions
 def _sp(s, d=2): return '–' if not s or not s['n'] else f"{_f(s['mean'], d)} ± {_f(s['sd'], d)} [{_f(s['min'], d)}, {_f(s['max'], d)}]"
 
 def variability_section(m:dict, # content of `tabletop.variability.json` (`variability_metrics`)
@@ -411,6 +416,6 @@ def run(p:Params,        # the settings
                        train_batch_size=p.train_batch_size, train_lr=p.train_lr, n_resamples=p.n_resamples, batch_size=p.batch_size)
     m['train'] = train_info
     (out/'metrics').mkdir(exist_ok=True); (out/'figures').mkdir(exist_ok=True)
-    with atomic_write(out/'metrics'/f'tabletop.{KEY}.json', 'w') as f: json.dump(m, f, indent=1)
+    write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     save_variability_png(m, out/'figures'/'variability.png')
     return m
