@@ -1,6 +1,6 @@
-"""Load on the teleop app: N = 1, 4, 8 gradio_client sessions stepping at 10 Hz for 10 s each, loopback only.
+"""Load on the teleop app: N = 1, 4 gradio_client sessions clicking at the control rate and holding a key, and one session's burst against another's reset; loopback only.
 Writes bench/teleop.json. Same as `playworld bench teleop --json --out bench/teleop.json`.
-Usage: PYTHONPATH=. .venv/bin/python bench/teleop_load.py [--clients 1,4,8] [--duration 10] [--threads 1]"""
+Usage: PYTHONPATH=. .venv/bin/python bench/teleop_load.py [--clients 1,4] [--duration 10] [--threads 1]"""
 import argparse, json, sys
 from pathlib import Path
 from playworld.app.cli import add_bench_teleop_parser

@@ -98,3 +98,73 @@ def test_teleop_in_chromium(served, browser):
                load_average=list(os.getloadavg()), cpu_count=os.cpu_count(), torch_threads=__import__('torch').get_num_threads(), time=time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()))
     (ART/'teleop_latency.json').write_text(json.dumps(res, indent=1))
     print(f"teleop step latency in Chromium: median {res['median_ms']:.0f} ms over {len(lat)} steps (load average {res['load_average'][0]:.1f})")
+
+
+def _png(url):
+    "The frame an <img> shows, fetched from the app on the loopback: (H, W, 3) uint8."
+    import io, urllib.request
+    import numpy as np
+    from PIL import Image
+    with urllib.request.urlopen(url, timeout=10) as r: return np.asarray(Image.open(io.BytesIO(r.read())).convert('RGB'))
+
+
+def _gripper(frame):
+    "Pixel centroid (row, col) of the gripper: the scene's only near-black pixels (its fingers and bar)."
+    import numpy as np
+    ys, xs = np.nonzero(frame.max(-1) < 60)
+    assert len(ys) >= 4, 'no gripper pixels found'
+    return np.array([ys.mean(), xs.mean()])
+
+
+def _steps(d): return int(re.search(r'step (\d+)', d.find_element(By.ID, 'pw-status').text).group(1))
+
+
+def _settled(d, wait=0.6):
+    "Step count once it stops changing (the last streamed frame shown)."
+    n = -1
+    while (m := _steps(d)) != n: n = m; time.sleep(wait)
+    return n
+
+
+def test_side_by_side_is_the_same_scene(served, browser):
+    "The real panel's step-0 frame equals the imagined context's last frame, and after 5 moves the grippers agree within a few pixels."
+    import numpy as np
+    demo, _ = served; d = browser
+    d.get(demo.local_url)
+    WebDriverWait(d, 120).until(lambda d: img_src(d) and _steps(d) == 0)
+    d.find_element(By.CSS_SELECTOR, '#pw-side input').click()
+    real_src = lambda d: d.execute_script("const im = document.querySelector('#pw-real img'); return im && im.complete && im.naturalWidth > 0 ? im.src : null;")
+    WebDriverWait(d, 60).until(real_src)
+    first_real, imagined = _png(real_src(d)), _png(img_src(d))
+    assert imagined.shape == (64, 64, 3) and (first_real == imagined).all(), 'step 0: the real twin must be the imagined context, pixel for pixel'
+    for c in ['e', 'e', 'n', 'n', 'e']:
+        src = real_src(d); d.execute_async_script(WAIT_NEW_FRAME, f'pw-{c}')
+        WebDriverWait(d, 60).until(lambda d: real_src(d) and real_src(d) != src)
+    assert _steps(d) == 5
+    gi, gr_ = _gripper(_png(img_src(d))), _gripper(_png(real_src(d)))
+    moved = np.linalg.norm(_gripper(_png(real_src(d))) - _gripper(first_real))
+    assert moved > 3, f'the real gripper must have moved ({moved:.1f} px)'
+    assert np.linalg.norm(gi - gr_) <= 3.0, f'after 5 moves the imagined gripper is at {gi}, the real one at {gr_}'
+
+
+def test_held_key_moves_at_the_control_rate(served, browser):
+    "Holding a move key for 2 s steps the robot continuously, never faster than the control rate; releasing it stops it."
+    demo, _ = served; d = browser
+    fps = 20.0
+    d.get(demo.local_url)
+    WebDriverWait(d, 120).until(lambda d: img_src(d) and _steps(d) == 0)
+    body = d.find_element(By.TAG_NAME, 'body')
+    t0 = time.perf_counter(); ActionChains(d).key_down(Keys.ARROW_RIGHT, body).perform()
+    time.sleep(2.0)
+    ActionChains(d).key_up(Keys.ARROW_RIGHT, body).perform(); held = time.perf_counter() - t0
+    n = _settled(d)
+    assert n <= fps * held + 2, f'{n} steps in {held:.2f} s: faster than the {fps:g} Hz control rate'
+    assert n >= 0.5 * fps * 2.0, f'{n} steps in {held:.2f} s of a held key ({n / held:.1f} steps/s; control rate {fps:g} Hz)'
+    time.sleep(0.5); assert _steps(d) == n, 'the robot must stop when the key is released'
+    ActionChains(d).send_keys_to_element(body, Keys.ARROW_LEFT).perform()          # a tap: a step or two, not a run
+    time.sleep(1.0); tap = _settled(d) - n
+    assert 1 <= tap <= 3, f'a tapped key took {tap} steps'
+    ART.mkdir(exist_ok=True)
+    (ART/'teleop_hold.json').write_text(json.dumps(dict(held_s=held, steps=n, steps_per_s=n / held, control_hz=fps, tap_steps=tap,
+                                                        load_average=list(os.getloadavg())), indent=1))
+    print(f"held key: {n} steps in {held:.2f} s = {n / held:.1f} steps/s (control rate {fps:g} Hz)")

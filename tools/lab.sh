@@ -10,6 +10,8 @@ BIN=${BIN:-.venv/bin}
 if ! "$BIN/python" -c 'import jupyterlab' 2>/dev/null; then
   echo "[lab] jupyterlab is not installed in $BIN: run \`make setup\` (or $BIN/pip install jupyterlab)" >&2; exit 1
 fi
+# the widget front end must match the kernel's ipywidgets, or every widget cell prints a bare 'VBox(...)': say so now
+"$BIN/python" -c 'from playworld.ui.lab import main; main()' || exit 1
 PORT=${LAB_PORT:-8888}
 TOKEN=${LAB_TOKEN:-$("$BIN/python" -c 'import secrets; print(secrets.token_hex(24))')}
 DIR=${LAB_DIR:-nbs}

@@ -288,17 +288,21 @@ def _cmd_bench_teleop(a):
     "playworld bench teleop: step latency of the teleop app under N concurrent sessions."
     from playworld.ui.teleop import bench_teleop
     r = bench_teleop(tuple(int(x) for x in a.clients.split(',')), a.duration, checkpoint=a.checkpoint, threads=a.threads, concurrency=a.concurrency)
-    _emit(r, a, '\n'.join([f"N={x['n_clients']}: p50 {x['p50_ms']:.0f} ms, p95 {x['p95_ms']:.0f} ms, {x['errors']} errors, "
+    f = r['fairness']
+    _emit(r, a, '\n'.join([f"clicks, N={x['n_clients']}: p50 {x['p50_ms']:.0f} ms, p95 {x['p95_ms']:.0f} ms, {x['errors']} errors, "
                            f"{x['hz_per_client']:.1f} Hz/client, sessions separate: {x['sessions_separate']}" for x in r['runs']]
-                          + [f"p50 doubles at N={r['p50_doubles_at']}"]))
+                          + [f"held key, N={h['n_clients']}: {h['mean_steps_per_s'] or 0:.1f} steps/s per session (min {h['min_steps_per_s'] or 0:.1f}; control rate {r['control_hz']:g} Hz), {h['errors']} errors" for h in r['hold']]
+                          + [f"another session's reset during a burst of {f['burst']} steps: {f['other_reset_ms']:.0f} ms (undo {f['other_undo_ms']:.0f} ms; {f['burst_refused']} of the burst refused)",
+                             f"p50 doubles at N={r['p50_doubles_at']}"]
+                          + [f"target {k}: {'met' if t['met'] else 'NOT met'} ({t['got'] if t['got'] is None else round(t['got'], 1)})" for k, t in r['targets'].items()]))
 
 def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
                            )->argparse.ArgumentParser: # the 'teleop' sub-parser
-    "Add `playworld bench teleop [--json] [--out FILE] [--clients 1,4,8] [--duration S]`."
-    p = bench_sub.add_parser('teleop', help='teleop app under load: N gradio_client sessions at 10 Hz, p50/p95 step latency, errors')
+    "Add `playworld bench teleop [--json] [--out FILE] [--clients 1,4] [--duration S]`."
+    p = bench_sub.add_parser('teleop', help='teleop app under load: N gradio_client sessions clicking at the control rate (p50/p95 round trip), holding a key (steps/s), one session bursting (another\'s wait)')
     p.add_argument('--json', action='store_true', help='print the JSON object')
     p.add_argument('--out', help='also write the JSON to this file')
-    p.add_argument('--clients', default='1,4,8', help='comma-separated N (default 1,4,8)')
+    p.add_argument('--clients', default='1,4', help='comma-separated N (default 1,4)')
     p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
     p.add_argument('--threads', type=int, default=1, help="torch CPU threads of the server (default 1, as `playworld teleop`)")
@@ -402,7 +406,7 @@ def add_bench_import_parser(bench_sub # the sub-parsers object of `playworld ben
 def _cmd_coverage(args):
     "playworld evaluate coverage: the coverage map and numbers of episode stores; returns the numbers."
     from pathlib import Path
-    from playworld.core import atomic_write
+    from playworld.core import atomic_write, write_json
     from playworld.data.store import EpisodeStore
     from playworld.eval.coverage import coverage_map, coverage_table
     stores = {}
@@ -411,7 +415,7 @@ def _cmd_coverage(args):
         k, v = s.split('=', 1); stores[k] = EpisodeStore(v)
     df, fig, met = coverage_map(stores, args.method, args.seed, args.bins, thumbs=False)
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-    with atomic_write(out/'coverage.json', 'w') as f: json.dump(met, f, indent=1)
+    write_json(out/'coverage.json', met)   # strict JSON: undefined values null
     with atomic_write(out/'coverage.csv', 'w') as f: df.to_csv(f, index=False)
     with atomic_write(out/'coverage.html', 'w') as f: f.write(fig.to_html(include_plotlyjs=True))
     print(coverage_table(met).round(3).to_string())
@@ -533,7 +537,7 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
 # %% ../../nbs/99_app.cli.ipynb #8db4fd60
 def _cmd_evaluate_real(a):
     "playworld evaluate real: a saved policy's real success on fresh layouts with its Wilson 95 % interval; returns the result."
-    from playworld.core import atomic_write
+    from playworld.core import atomic_write, write_json
     from playworld.envs.tabletop import TASK_FAMILIES
     from playworld.rl.policy import evaluate_real
     from playworld.studies.rl import load_arm_policy
@@ -544,13 +548,13 @@ def _cmd_evaluate_real(a):
     res = dict(family=a.family, n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
                policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state)
     if a.out:
-        with atomic_write(a.out, 'w') as f: json.dump(res, f, indent=1)
+        write_json(a.out, res)
     print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
     return res
 
 def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
-    from playworld.core import atomic_write
+    from playworld.core import atomic_write, write_json
     from playworld.assets import default_judge, given_or_shipped
     from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
@@ -577,7 +581,7 @@ def _cmd_evaluate_judge(a):
         ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch))
         res['imagined'] = dict({k: ri[k] for k in keys}, model=str(a.model))
     if a.out:
-        with atomic_write(a.out, 'w') as f: json.dump(res, f, indent=1)
+        write_json(a.out, res)
     if a.json: print(json.dumps(res))
     else:
         print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {r['balanced_accuracy'] or float('nan'):.3f}, TPR {r['tpr'] or float('nan'):.3f}, "
@@ -589,7 +593,7 @@ def _cmd_evaluate_judge(a):
 def _cmd_train_judge(a):
     "playworld train-judge: a judge from labelled attempts, optionally with its accuracy-vs-data curve; returns the report."
     import dataclasses
-    from playworld.core import atomic_write
+    from playworld.core import atomic_write, write_json
     from playworld.config import from_mapping, parse_overrides, field_types, to_jsonable
     from playworld.eval.judge import JudgeConfig, JudgeTrainConfig, judge_items, judge_curve
     sets = parse_overrides(a.set); jk = set(field_types(JudgeConfig)); tk = set(field_types(JudgeTrainConfig))
@@ -606,7 +610,7 @@ def _cmd_train_judge(a):
     res = dict(judge=str(a.out), data=[str(d) for d in a.data], val=str(a.val) if a.val else 'last val_frac of data',
                config=to_jsonable(judge.cfg), train=to_jsonable(tcfg), curve=curve,
                final={k: v for k, v in rep.items() if k != 'loss'}, loss=rep['loss'])
-    with atomic_write(os.path.join(a.out, 'report.json'), 'w') as f: json.dump(res, f, indent=1, default=float)
+    write_json(os.path.join(a.out, 'report.json'), res)   # strict JSON: an undefined balanced accuracy is null
     print(json.dumps(curve) if a.json else '\n'.join(f"{c['n_train']:6d} attempts: accuracy {c['accuracy']:.3f} (balanced {c['balanced_accuracy'] or float('nan'):.3f}) on {rep['n_val']} held out"
                                                      for c in curve) + f"\njudge saved to {a.out}")
     return res
@@ -710,6 +714,8 @@ def main(argv:list|None=None # arguments (None: sys.argv[1:])
         )->int:              # exit status
     "Entry point of the `playworld` console command."
     _offline_env()
+    import warnings   # a warning is one line for the person at the terminal, not the library line that raised it
+    warnings.formatwarning = lambda msg, cat, *_a, **_k: f"playworld: warning: {msg}\n"
     a = build_parser().parse_args(argv)
     from playworld.app.pipeline import StageFailed
     try: a.func(a)

@@ -22,8 +22,9 @@ from ..assets import default_checkpoint
 from ..core import offline_env
 
 # %% auto #0
-__all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DIRS', 'safe_path', 'command_action', 'sim_pool',
-           'on_sim_thread', 'PadMap', 'TeleopSession', 'build_app', 'launch', 'load_clients', 'bench_teleop']
+__all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DRIFT_STEPS', 'MAX_HOLD_S', 'DIRS', 'safe_path',
+           'command_action', 'sim_pool', 'on_sim_thread', 'FairGate', 'PadMap', 'TeleopSession', 'build_app',
+           'check_port', 'launch', 'load_clients', 'hold_clients', 'burst_fairness', 'bench_teleop']
 
 # %% ../../nbs/71_ui.teleop.ipynb #ed5d55b0
 def safe_path(root:str|Path, # the configured data folder
@@ -37,6 +38,10 @@ def safe_path(root:str|Path, # the configured data folder
     if Path(s).is_absolute() or s.startswith(('/', '\\', '~')) or (len(s) > 1 and s[1] == ':'):
         raise ValueError(f"path {s!r} is absolute: expected {where}")
     if '..' in s.replace('\\', '/').split('/'): raise ValueError(f"path {s!r} contains '..': expected {where}")
+    if (bad := sorted({c for c in s if c in '<>:"|?*\\' or ord(c) < 32})):   # refused by some file system (Windows, exFAT) or unprintable
+        raise ValueError(f"path {s!r} contains {', '.join(map(repr, bad))}: use letters, digits, spaces, '-', '_', '.' and '/'")
+    if (long := [p for p in s.split('/') if len(p.encode()) > 200]):   # 255 bytes is the usual limit; saves add '_episode_NNNNNN.mp4'
+        raise ValueError(f"name {long[0][:40]!r}... is {len(long[0].encode())} bytes long: a folder or file name may have at most 200")
     base = Path(root).resolve(); out = (base/s).resolve()
     if not out.is_relative_to(base): raise ValueError(f"path {s!r} resolves to {out}, outside the data folder {base}")
     return out
@@ -71,6 +76,52 @@ def sim_pool()->ThreadPoolExecutor:
 def on_sim_thread(fn, *args, **kw):
     "Run `fn(*args, **kw)` on the app's one simulator thread and return its result (exceptions re-raised here)."
     return sim_pool().submit(fn, *args, **kw).result()
+
+# %% ../../nbs/71_ui.teleop.ipynb #c70ec2c9
+class FairGate:
+    "Model work of all sessions through `capacity` slots, granted round-robin over sessions and FIFO within one, on the app's asyncio loop."
+    # Gradio's own queue is FIFO over all events: one tab's burst of clicks would make every other tab wait behind it.
+    # asyncio has no fair (per-key round-robin) semaphore and Gradio none per session, hence this small scheduler.
+    def __init__(self, capacity:int=1,    # model steps at once (the app's --concurrency)
+                 max_pending:int=20):     # queued calls one session may have before more are refused (1 s of moves at 20 Hz)
+        if int(capacity) < 1 or int(max_pending) < 1: raise ValueError(f"capacity and max_pending must be >= 1, got {capacity}, {max_pending}")
+        self.capacity, self.max_pending, self.busy, self.waiting = int(capacity), int(max_pending), 0, {}   # key -> deque of futures
+
+    def pending(self, key)->int: return len(self.waiting.get(key, ()))   # calls of `key` waiting for a slot
+
+    async def run(self, key,              # the session (any hashable)
+                  fn, *args):             # a blocking function and its arguments, run in a worker thread once granted
+        "Wait for this key's turn, run `fn(*args)` in a thread, return its result; ValueError when the key has `max_pending` calls waiting."
+        import asyncio, functools
+        if self.pending(key) >= self.max_pending:
+            raise ValueError(f"{self.max_pending} moves are already waiting for the model: wait for the robot to catch up")
+        loop = asyncio.get_running_loop(); fut = loop.create_future()
+        self.waiting.setdefault(key, deque()).append(fut); self._grant()
+        try: await fut
+        except asyncio.CancelledError:                    # the client went away while waiting
+            if fut.done() and not fut.cancelled(): self._release()
+            else: self._drop(key, fut)
+            raise
+        task = loop.run_in_executor(None, functools.partial(fn, *args))
+        task.add_done_callback(lambda _: self._release())  # the slot frees when the work ends, even if the caller is cancelled
+        return await asyncio.shield(task)
+
+    def _grant(self):
+        while self.busy < self.capacity and self.waiting:
+            key = next(iter(self.waiting)); q = self.waiting.pop(key)   # the longest-waiting session ...
+            fut = q.popleft()
+            if q: self.waiting[key] = q                                # ... goes to the back of the line with the rest
+            if fut.done(): continue                                    # cancelled while queued
+            self.busy += 1; fut.set_result(None)
+
+    def _drop(self, key, fut):
+        q = self.waiting.get(key)
+        if q is not None and fut in q:
+            q.remove(fut)
+            if not q: del self.waiting[key]
+
+    def _release(self): self.busy -= 1; self._grant()
+
 
 # %% ../../nbs/71_ui.teleop.ipynb #726e0e46
 HOLD_OPEN = np.array([0, 0, 0, -1], np.float32)   # stay still, gripper open
@@ -112,6 +163,10 @@ class TeleopSession:
         self.n_ctx, self.size, self.fps = self.wm.n_ctx, self.wm.size, self.wm.fps
         self.real, self.source, self.latency_ms = None, None, []
         self.pad = PadMap.from_store(self.wm.action_dim, heldout)   # pad -> the model's action (identity for 4-d)
+        # what the app's driver reads each control tick: the held move (None: no key held), continuous mode, speed, side by side
+        self.held, self.continuous, self.driving, self.speed, self.side, self.held_since = None, False, False, 1.0, False, 0.0
+        self.press, self.early_releases = '', deque(maxlen=8)   # the page's number of the held key's press; key-ups that came first
+        self.step_times = deque(maxlen=2 * int(round(self.fps)) + 1)   # perf_counter of the recent steps: the achieved rate
 
     def start(self, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
                episode:int=0,       # episode index for 'episode'
@@ -132,7 +187,7 @@ class TeleopSession:
                 return env, np.stack(fr), info['instruction']
             if S != 64: raise ValueError(f"the 'scene' start renders the tabletop at 64 px; this model is {S} px")
             self.close(); self.real, ctx, instruction = on_sim_thread(make); self._reset_opts = opts
-            self.real_frames, self.real_events = [ctx[-1]], []
+            self.real_frames, self.real_events, self._real_ctx = [ctx[-1]], [], ctx
         elif source == 'episode':
             root = safe_path(self.data_root, store) if store else self.heldout
             if root is None: raise FileNotFoundError("no held-out episode store configured: name a store in the data folder")
@@ -153,6 +208,7 @@ class TeleopSession:
         self.wm.reset(options=dict(context=ctx, actions=past, instruction=instruction))
         self.frames, self.actions = list(ctx), list(past)                   # the imagined episode so far
         self.grip, self.last_cmd, self.history, self.latency_ms = False, 'stay', deque(maxlen=self.max_undo), []
+        self.anchor = 0; self.step_times.clear()                             # steps at the last (re-)anchoring to real frames
         self._start_state = (self.wm._ctx.clone(), self.wm._acts.clone(), self.wm._gen.get_state())
         return self
 
@@ -176,7 +232,7 @@ class TeleopSession:
         if self.real is not None:
             o, _, _, _, info = on_sim_thread(self.real.step, a)
             self.real_frames.append(o['image']); self.real_events.append(info['events'])
-        self.latency_ms.append(1000 * (time.perf_counter() - t0))
+        self.latency_ms.append(1000 * (time.perf_counter() - t0)); self.step_times.append(time.perf_counter())
         return obs['image']
 
     def undo(self)->np.ndarray: # (H, W, 3) uint8 the frame before the last step
@@ -208,12 +264,30 @@ class TeleopSession:
     @property
     def steps(self)->int: return len(self.frames) - self.n_ctx   # steps taken since the start
 
+    @property
+    def horizon(self)->int: return self.steps - self.anchor      # imagined steps since the last real context (start or re-anchor)
+
+    @property
+    def rate_hz(self)->float|None:                               # steps/s achieved over the last second (None: fewer than 2 steps in it)
+        t = [x for x in self.step_times if x >= time.perf_counter() - 1.0]
+        return (len(t) - 1) / (t[-1] - t[0]) if len(t) >= 2 and t[-1] > t[0] else None
+
+    def reanchor(self)->np.ndarray: # (H, W, 3) uint8 the new current frame: the real twin's
+        "Restart the imagination from the real twin's last `n_ctx` frames and the actions between them (undo starts over here); ValueError without a real twin."
+        if self.real is None: raise ValueError("re-anchoring needs the real simulator beside the model: only the 'scene reset' start has one")
+        n = self.n_ctx
+        real = list(self._real_ctx[:-1]) + self.real_frames      # every real frame since the start, context included
+        ctx, past = np.stack(real[-n:]), np.stack(self.actions[-(n - 1):]) if n > 1 else None
+        self.wm.reset(options=dict(context=ctx, actions=past, instruction=self.instruction))   # the noise generator runs on
+        self.frames[-1] = ctx[-1]; self.anchor = self.steps; self.history.clear()
+        return self.frame
+
     def reset(self)->np.ndarray: # (H, W, 3) uint8 the start frame
         "Back to the start frame (also past the undo depth): the model's saved start state, the real env replayed."
         ctx, acts, g = self._start_state; w = self.wm
         w._ctx, w._acts, w.t = ctx.clone(), acts.clone(), 0; w._gen.set_state(g); del w.frames[1:]
         del self.frames[self.n_ctx:], self.actions[self.n_ctx - 1:]
-        self.history.clear(); self.grip, self.last_cmd = False, 'stay'
+        self.history.clear(); self.grip, self.last_cmd, self.anchor = False, 'stay', 0
         if self.real is not None:
             del self.real_frames[1:], self.real_events[:]; on_sim_thread(self._replay_real)
         return self.frame
@@ -227,6 +301,7 @@ class TeleopSession:
         return dict(session=self.id, source=self.source, instruction=self.instruction, steps=self.steps, grip=self.grip,
                     last_cmd=self.last_cmd, actions=[a.tolist() for a in self.actions[self.n_ctx - 1:]],
                     real=self.real is not None, latency_ms=self.latency_ms[-1] if self.latency_ms else None,
+                    horizon=self.horizon, rate_hz=self.rate_hz,
                     step_ms=[round(x, 2) for x in self.latency_ms])   # server-side time of each step, ms
 
     def __del__(self):
@@ -248,9 +323,12 @@ class TeleopSession:
         "Append the imagined episode to a store in the data folder and export it as mp4; ValueError for a bad name or nothing to save."
         root = safe_path(self.data_root, name)
         if self.steps == 0: raise ValueError("nothing to save yet: take at least one step")
+        flat = root.relative_to(self.data_root.resolve()).as_posix().replace('/', '_')
+        if len(flat.encode()) + len('_episode_000000.mp4') > 255:   # checked before anything is written
+            raise ValueError(f"store name {name!r} is too long for its mp4's file name ({len(flat.encode())} bytes + 19; at most 255): choose a shorter one")
         ep = self.episode()
         idx = write_episodes(root, [ep])[0]
-        mp4 = safe_path(self.data_root, f"videos/{root.relative_to(self.data_root.resolve()).as_posix().replace('/', '_')}_episode_{idx:06d}.mp4")
+        mp4 = safe_path(self.data_root, f"videos/{flat}_episode_{idx:06d}.mp4")
         mp4.parent.mkdir(parents=True, exist_ok=True)
         encode_video(ep.frames, mp4, ep.fps)
         return dict(store=str(root), episode=idx, mp4=str(mp4), frames=len(ep))
@@ -258,24 +336,50 @@ class TeleopSession:
 
 # %% ../../nbs/71_ui.teleop.ipynb #8f58f54c
 KEYS_JS = """<script>
-document.addEventListener('keydown', (e) => {
-  const t = e.target;
-  if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+(() => {
+  // keys -> pad ids; a held move key streams steps at the control rate until it is released
   const map = {ArrowUp: 'n', ArrowDown: 's', ArrowLeft: 'w', ArrowRight: 'e', w: 'n', s: 's', a: 'w', d: 'e',
                q: 'nw', e: 'ne', z: 'sw', c: 'se', r: 'up', f: 'down', ' ': 'grip', u: 'undo', Backspace: 'undo'};
-  const id = map[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-  if (!id) return;
-  const b = document.getElementById('pw-' + id);
-  if (b) { e.preventDefault(); b.click(); }
-});
+  const HOLD = new Set(['n', 's', 'w', 'e', 'nw', 'ne', 'sw', 'se', 'up', 'down']);
+  const NAMES = {nw: 'move north-west (Q)', n: 'move north (up arrow or W)', ne: 'move north-east (E)', w: 'move west (left arrow or A)',
+                 stay: 'stay still', e: 'move east (right arrow or D)', sw: 'move south-west (Z)', s: 'move south (down arrow or S)',
+                 se: 'move south-east (C)', up: 'move the hand up (R)', down: 'move the hand down (F)', grip: 'open or close the gripper (space)',
+                 undo: 'undo the last step (U or Backspace)', reset: 'back to the start frame', reanchor: 'restart the imagination from the real simulator frames'};
+  let held = null, presses = 0;
+  const click = (id) => { const b = document.getElementById('pw-' + id); if (b) b.click(); return !!b; };
+  const key = (e) => map[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+  const typing = (t) => t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable);
+  document.addEventListener('keydown', (e) => {
+    if (typing(e.target)) return;
+    const id = key(e); if (!id) return;
+    e.preventDefault();
+    if (HOLD.has(id)) {                      // the OS's auto-repeat is ignored: the server steps while the key is down
+      if (e.repeat || held === id) return;
+      held = id; window.pwHeld = id + ':' + (++presses); click('hold');
+    } else if (!e.repeat) click(id);
+  });
+  const release = () => { if (held !== null) { held = null; window.pwReleased = String(presses); click('release'); } };
+  document.addEventListener('keyup', (e) => { if (key(e) === held) release(); });
+  window.addEventListener('blur', release);  // a key released in another window must not drive on
+  const label = () => {                      // accessible names for the glyph-only pad buttons
+    for (const [id, name] of Object.entries(NAMES)) {
+      const b = document.getElementById('pw-' + id);
+      if (b && b.getAttribute('aria-label') !== name) { b.setAttribute('aria-label', name); b.title = name; }
+    }
+  };
+  new MutationObserver(label).observe(document.documentElement, {childList: true, subtree: true});
+})();
 </script>"""
 CSS = """#pw-imagined img, #pw-real img {image-rendering: pixelated; width: 100%; height: 100%; object-fit: contain;}
 .pw-pad button {min-width: 3.2em; font-size: 1.4em;}"""
+DRIFT_STEPS = 60        # imagined steps after which the shipped model's frames visibly drift (streaks from ~77): the status says so
+MAX_HOLD_S = 60.0       # a held key stops driving after this long, should its key-up be lost (a new press starts again)
 
 def _is_loopback(host:str)->bool:
     if host == 'localhost': return True
     try: return ipaddress.ip_address(host).is_loopback
     except ValueError: return False
+
 
 # %% ../../nbs/71_ui.teleop.ipynb #1f0a3920
 def build_app(checkpoint:str|Path|None=None, # world-model folder (None: the shipped data_samples/tabletop_wm)
@@ -296,55 +400,117 @@ def build_app(checkpoint:str|Path|None=None, # world-model folder (None: the shi
     model = load_world_model(ck)
     data_root = Path(data_root); data_root.mkdir(parents=True, exist_ok=True)
     heldout = Path(heldout) if heldout else default_heldout()
-    ui = _Handlers(model, data_root, heldout, gr)
+    if heldout is not None:                 # checked now, not on the first click: an episode store this model can start from
+        if not (Path(heldout)/'meta'/'info.json').exists():
+            raise FileNotFoundError(f"--heldout {heldout}: not an episode store (no meta/info.json there); pass a store `playworld collect` or `import` wrote")
+        PadMap.from_store(model.config.action_dim, heldout)   # a robot with other actions needs them to scale the pad
+    ui = _Handlers(model, data_root, heldout, gr, concurrency)
     with gr.Blocks(title='PlayWorld teleop', analytics_enabled=False) as demo:
-        ui.layout(demo, concurrency, session_ttl)
+        ui.layout(demo, session_ttl)
     demo.playworld = dict(checkpoint=str(ck), data_root=str(data_root.resolve()), heldout=str(heldout) if heldout else None)
     return demo
 
 # %% ../../nbs/71_ui.teleop.ipynb #9a4f39aa
+_USER_ERRORS = (ValueError, FileNotFoundError, IndexError, TypeError, OSError)
+
 class _Handlers:
-    "Event handlers of the app, over per-session `TeleopSession`s."
-    def __init__(self, model, data_root, heldout, gr): self.model, self.data_root, self.heldout, self.gr = model, data_root, heldout, gr
+    "Event handlers of the app (coroutines on Gradio's loop), over per-session `TeleopSession`s; model work through one `FairGate`."
+    def __init__(self, model, data_root, heldout, gr, concurrency:int=1):
+        self.model, self.data_root, self.heldout, self.gr = model, data_root, heldout, gr
+        self.gate = FairGate(concurrency)
     def new(self, source='scene', episode=0, seed=0, image=None, instruction='', store=''):
         return TeleopSession(self.model, self.data_root, self.heldout).start(source, int(episode or 0), int(seed or 0), image, instruction or '', store or '')
+    async def session(self, s): return s if s is not None else await self.gate.run('new', self.new)   # this tab's, made on its first event
     def guard(self, fn):
-        "Wrap fn so bad input is shown as a gr.Error naming it."
-        def f(*a):
-            try: return fn(*a)
-            except (ValueError, FileNotFoundError, IndexError, TypeError) as e: raise self.gr.Error(str(e)) from None
+        "Wrap a handler so bad input becomes a gr.Error naming it (shown in the page) and one line in the log, not a traceback."
+        import inspect, sys
+        def refuse(e):
+            print(f"teleop: refused: {e}", file=sys.stderr, flush=True)
+            return self.gr.Error(str(e), print_exception=False)
+        if inspect.isasyncgenfunction(fn):
+            async def f(*a):
+                try:
+                    async for x in fn(*a): yield x
+                except _USER_ERRORS as e: raise refuse(e) from None
+        else:
+            async def f(*a):
+                try: return await fn(*a)
+                except _USER_ERRORS as e: raise refuse(e) from None
         f.__name__ = fn.__name__; return f
     def view(self, s:TeleopSession, side:bool)->tuple:
-        "(state, imagined frame, real frame, status markdown)"
+        "(state, imagined frame, real frame, status markdown): the live step rate and latency, the imagined horizon."
+        hz, fps = s.rate_hz, s.fps
+        live = f" · {hz:.1f} steps/s (control rate {fps:g} Hz)" if hz and (s.driving or s.held) else ''
         lat = f" · last step {s.latency_ms[-1]:.0f} ms" if s.latency_ms else ''
+        drift = ''
+        if s.horizon > DRIFT_STEPS:
+            drift = (" — **past ~%d steps the imagined frames drift: re-anchor to the real scene**" % DRIFT_STEPS if s.real is not None
+                     else " — **past ~%d steps the imagined frames drift: undo or start again**" % DRIFT_STEPS)
         ev = s.real_events[-1] if s.real is not None and s.real_events else []
         real = (f" · real sim events: {', '.join(ev) or 'none'}" if s.real is not None else
-                ' · real simulator: only with the scene-reset start')
-        txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · gripper {'closed' if s.grip else 'open'} · "
-               f"last move {ARROWS[s.last_cmd]}{lat}{real if side else ''}  \n<small>session {s.id}</small>")
+                ' · real simulator: only with the scene-reset start (a stored episode or a picture has no real twin)')
+        txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · imagined horizon {s.horizon} steps ({s.horizon / fps:.1f} s)"
+               f"{drift} · gripper {'closed' if s.grip else 'open'} · last move {ARROWS[s.last_cmd]}{live}{lat}{real if side else ''}"
+               f"  \n<small>session {s.id}</small>")
         return s, s.frame, (s.real_frame if side else None), txt
-    def start(self, s, source, episode, seed, image, instruction, store, side):
+    async def start(self, s, source, episode, seed, image, instruction, store, side):
         src = {'scene reset': 'scene', 'held-out episode': 'episode', 'uploaded image': 'image'}.get(source, source)
-        if s is not None: s.close()
-        return self.view(self.new(src, episode, seed, image, instruction, store), side)
-    def step(self, s, cmd, speed, side):
-        s = s or self.new(); s.step(cmd, float(speed)); return self.view(s, side)
-    def repeat(self, s, speed, side):
-        s = s or self.new(); s.step(s.last_cmd, float(speed)); return self.view(s, side)
-    def undo(self, s, side): s = s or self.new(); s.undo(); return self.view(s, side)
-    def reset(self, s, side): s = s or self.new(); s.reset(); return self.view(s, side)
-    def info(self, s): s = s or self.new(); return s, s.summary()
-    def save(self, s, name):
-        s = s or self.new(); out = s.save(name)
+        if s is not None: s.held, s.continuous = None, False; await self.gate.run(s.id, s.close)
+        return self.view(await self.gate.run('new', self.new, src, episode, seed, image, instruction, store), side)
+    async def step(self, s, cmd, speed, side):
+        s = await self.session(s); await self.gate.run(s.id, s.step, cmd, float(speed)); return self.view(s, side)
+    async def _drive(self, s, first=None):
+        "Step the session at its control rate while a key is held or continuous mode is on (`first`: a move taken at least once), yielding each view; one driver per session."
+        import asyncio
+        s.driving, period, t0 = True, 1.0 / s.fps, time.perf_counter(); nxt = t0
+        try:
+            while (cmd := first or s.held or (s.last_cmd if s.continuous else None)) is not None:
+                first = None
+                if s.held and time.perf_counter() - s.held_since > MAX_HOLD_S: s.held = None; continue
+                await self.gate.run(s.id, s.step, cmd, s.speed)
+                yield self.view(s, s.side)
+                nxt += period; now = time.perf_counter()
+                if nxt < now - period: nxt = now          # fell behind (a slow step): no catch-up burst
+                await asyncio.sleep(max(0.0, nxt - now))
+        finally: s.driving = False
+    async def hold(self, s, cmd, speed, side):
+        "A move key went down ('e', or 'e:17' with the page's press number): drive that move, the first step at once, until `release`."
+        s = await self.session(s)
+        cmd, _, press = str(cmd).partition(':')
+        if cmd not in MOVES: raise ValueError(f"unknown move {cmd!r}; expected one of {tuple(MOVES)}")
+        s.held, s.press, s.held_since, s.speed, s.side = cmd, press, time.perf_counter(), float(speed), bool(side)
+        if press and press in s.early_releases: s.held = None              # its key-up overtook it: one step, as a tap
+        if s.driving: yield self.view(s, side); return                     # the running driver takes the new move next tick
+        async for v in self._drive(s, first=cmd): yield v
+    async def release(self, s, press=''):
+        "A key came up (its press number, '' for whichever is held): the driver stops after the step in progress (continuous mode goes on)."
+        if s is None: return
+        press = str(press or '')
+        if not press or press == s.press: s.held = None
+        else: s.early_releases.append(press)                               # the press's own event has not arrived yet
+    async def continuous(self, s, on, speed, side):
+        "Continuous mode on: repeat the last move at the control rate until it is switched off."
+        s = await self.session(s); s.continuous, s.speed, s.side = bool(on), float(speed), bool(side)
+        if on and not s.driving:
+            async for v in self._drive(s): yield v
+        else: yield self.view(s, side)
+    async def undo(self, s, side): s = await self.session(s); await self.gate.run(s.id, s.undo); return self.view(s, side)
+    async def reset(self, s, side): s = await self.session(s); s.held = None; await self.gate.run(s.id, s.reset); return self.view(s, side)
+    async def reanchor(self, s, side): s = await self.session(s); await self.gate.run(s.id, s.reanchor); return self.view(s, side)
+    async def info(self, s): s = await self.session(s); return s, s.summary()
+    async def save(self, s, name):
+        s = await self.session(s); out = await self.gate.run(s.id, s.save, name)
         return s, f"saved episode {out['episode']} ({out['frames']} frames) to `{out['store']}` and `{out['mp4']}`", out['mp4']
 
+
 # %% ../../nbs/71_ui.teleop.ipynb #b8609f16
-def _layout(self:_Handlers, demo, concurrency:int, session_ttl:float):
+def _layout(self:_Handlers, demo, session_ttl:float):
     gr, H = self.gr, self
     state = gr.State(None, time_to_live=session_ttl, delete_callback=lambda s: s.close() if s is not None else None)
-    gr.Markdown("## PlayWorld teleop — drive the imagined robot\nKeys: arrows/WASD move, Q/E/Z/C diagonals, R/F up/down, "
-                "space gripper, U undo. The frame on the left is the world model's prediction.")
-    kw = dict(concurrency_limit=concurrency, concurrency_id='wm')
+    gr.Markdown("## PlayWorld teleop — drive the imagined robot\nKeys: arrows/WASD move (hold to keep moving at the control rate), "
+                "Q/E/Z/C diagonals, R/F up/down, space gripper, U undo. The frame on the left is the world model's prediction.")
+    # every event: Gradio's queue runs it at once (no limit), the session's `FairGate` turn orders the model work
+    kw = dict(concurrency_limit=None, show_progress='hidden', trigger_mode='multiple')
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Row():
@@ -361,8 +527,9 @@ def _layout(self:_Handlers, demo, concurrency:int, session_ttl:float):
                 pads['grip'] = gr.Button('grip (space)', elem_id='pw-grip', variant='primary', min_width=60)
             with gr.Row():
                 undo = gr.Button('↶ undo', elem_id='pw-undo'); reset = gr.Button('⟲ reset', elem_id='pw-reset')
+                anchor = gr.Button('re-anchor to the real scene', elem_id='pw-reanchor')
             speed = gr.Slider(0.1, 1.0, value=1.0, step=0.05, label='speed (fraction of 1.5 cm per step)')
-            cont = gr.Checkbox(False, label='continuous: repeat the last move at the control rate', elem_id='pw-continuous')
+            cont = gr.Checkbox(False, label=f'continuous: repeat the last move at the control rate ({H.model.config.fps:g} Hz)', elem_id='pw-continuous')
             side = gr.Checkbox(False, label='side by side: what the real simulator does', elem_id='pw-side')
     with gr.Accordion('start from', open=False):
         with gr.Row():
@@ -378,42 +545,76 @@ def _layout(self:_Handlers, demo, concurrency:int, session_ttl:float):
             name = gr.Textbox('imagined', label='store in the data folder', elem_id='pw-name')
             save = gr.Button('save episode + mp4', elem_id='pw-save')
         saved = gr.Markdown(elem_id='pw-saved'); mp4 = gr.File(label='mp4', interactive=False)
-    cmd = gr.Textbox(visible=False); api_step = gr.Button(visible=False); api_info = gr.Button(visible=False)
+    with gr.Row(visible='hidden'):          # in the page (keys click them) but not shown
+        cmd = gr.Textbox(elem_id='pw-cmd'); api_step = gr.Button(elem_id='pw-api-step'); api_info = gr.Button(elem_id='pw-api-info')
+        hold = gr.Button(elem_id='pw-hold'); release = gr.Button(elem_id='pw-release'); press = gr.Textbox(elem_id='pw-press')
     info = gr.JSON(visible=False)
-    timer = gr.Timer(1.0 / H.model.config.fps, active=False)
     outs = [state, img, real, status]
     for c, b in pads.items():
-        b.click(H.guard(lambda s, sp, sd, c=c: H.step(s, c, sp, sd)), [state, speed, side], outs, api_visibility='private', show_progress='hidden', **kw)
-    api_step.click(H.guard(H.step), [state, cmd, speed, side], outs, api_name='step', show_progress='hidden', **kw)
+        b.click(H.guard(lambda s, sp, sd, c=c: H.step(s, c, sp, sd)), [state, speed, side], outs, api_visibility='private', **kw)
+    api_step.click(H.guard(H.step), [state, cmd, speed, side], outs, api_name='step', **kw)
+    # the page's key handler sets window.pwHeld = 'move:press' / window.pwReleased = 'press' before clicking (the State input is not sent)
+    hold.click(H.guard(H.hold), [state, cmd, speed, side], outs, api_name='hold', js="(s, c, sp, sd) => [window.pwHeld || c, sp, sd]", **kw)
+    release.click(H.guard(H.release), [state, press], None, api_name='release', js="(s, p) => [window.pwReleased || p]", **kw)
     api_info.click(H.guard(H.info), [state], [state, info], api_name='info', **kw)
-    undo.click(H.guard(H.undo), [state, side], outs, api_name='undo', show_progress='hidden', **kw)
-    reset.click(H.guard(H.reset), [state, side], outs, api_name='reset', show_progress='hidden', **kw)
-    timer.tick(H.guard(H.repeat), [state, speed, side], outs, api_visibility='private', show_progress='hidden', **kw)
-    cont.change(lambda v: gr.Timer(active=bool(v)), [cont], [timer], api_visibility='private')
-    side.change(lambda s, v: gr.Image(visible=bool(v), value=s.real_frame if s is not None and v else None), [state, side], [real], api_visibility='private')
+    undo.click(H.guard(H.undo), [state, side], outs, api_name='undo', **kw)
+    reset.click(H.guard(H.reset), [state, side], outs, api_name='reset', **kw)
+    anchor.click(H.guard(H.reanchor), [state, side], outs, api_name='reanchor', **kw)
+    cont.change(H.guard(H.continuous), [state, cont, speed, side], outs, api_name='continuous', **kw)
+    def show_real(s, v):
+        if s is not None: s.side = bool(v)
+        return gr.Image(visible=bool(v), value=s.real_frame if s is not None and v else None)
+    side.change(show_real, [state, side], [real], api_visibility='private')
     go_.click(H.guard(H.start), [state, source, episode, seed, upload, instruction, store, side], outs, api_name='start', **kw)
-    save.click(H.guard(H.save), [state, name], [state, saved, mp4], api_name='save', **kw)
+    # the save message is cleared first: after a refused name no earlier "saved ..." line stays on the page
+    save.click(lambda: ('', None), None, [saved, mp4], api_visibility='private', queue=False).then(
+        H.guard(H.save), [state, name], [state, saved, mp4], api_name='save', **kw)
     demo.load(H.guard(H.reset), [state, side], outs, api_visibility='private', **kw)   # a new tab: the scene, at once
 _Handlers.layout = _layout
 
+
 # %% ../../nbs/71_ui.teleop.ipynb #3c1aeff5
-def launch(port:int=7860,            # TCP port
+def check_port(port,                 # the --port value (int or a string of one; None: any free port)
+               host:str='127.0.0.1', # the interface it will bind
+              )->int:                # the port, free to bind now
+    "ValueError naming the port when it is not an integer in 1..65535 or is already in use on `host` (with a free one to choose instead)."
+    import socket
+    if port is None:
+        with socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET) as f: f.bind((host, 0)); return f.getsockname()[1]
+    try: p = int(str(port).strip())
+    except ValueError: raise ValueError(f"--port {port!r}: expected an integer in 1..65535") from None
+    if not 1 <= p <= 65535: raise ValueError(f"--port {p}: expected an integer in 1..65535")
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    with socket.socket(fam) as s:
+        try: s.bind((host, p))
+        except OSError as e:
+            with socket.socket(fam) as f: f.bind((host, 0)); free = f.getsockname()[1]
+            raise ValueError(f"port {p} on {host} is not available ({e.strerror}): another server holds it; "
+                             f"choose another with --port N, e.g. --port {free}") from None
+    return p
+
+def launch(port:int|None=7860,       # TCP port (checked before anything loads; None: a free one, printed)
            host:str='127.0.0.1',     # interface to bind; anything but loopback warns (the app has no authentication)
            checkpoint:str|Path|None=None, # world-model folder (None: the shipped one)
            data_root:str|Path='runs/teleop', # data folder for saves
            block:bool=True,          # serve until interrupted (False: return once the server is up)
            **kw,                     # more `build_app` arguments (heldout, concurrency, session_ttl, threads)
           ):                         # the running `gr.Blocks` (its `.local_url`)
-    "Serve the teleop app (no share link, analytics off); warns when binding a non-loopback host."
+    "Serve the teleop app (no share link, analytics off) and print its URL once ready; ValueError/FileNotFoundError for a bad port, checkpoint or held-out store before serving."
     if not _is_loopback(host):
         warnings.warn(f"serving the teleop app on {host}: anyone who can reach this address can drive it and write to "
                       f"{data_root} (there is no authentication); use 127.0.0.1 unless you mean it", stacklevel=2)
+    port = check_port(port, host)
     demo = build_app(checkpoint, data_root, **kw)
-    demo.queue(default_concurrency_limit=kw.get('concurrency', 1))
-    demo.launch(server_name=host, server_port=int(port), share=False, prevent_thread_lock=not block, inbrowser=False,
+    demo.queue(default_concurrency_limit=None)   # the app's `FairGate` orders the model work
+    demo.launch(server_name=host, server_port=port, share=False, prevent_thread_lock=True, inbrowser=False,
                 quiet=True, show_error=True, allowed_paths=[str(Path(data_root).resolve())], ssr_mode=False, pwa=False,
                 mcp_server=False, enable_monitoring=False, head=KEYS_JS, css=CSS, footer_links=[])
+    p = demo.playworld
+    print(f"teleop ready: {demo.local_url} (world model {p['checkpoint']}, data folder {p['data_root']}; Ctrl-C stops it)", flush=True)
+    if block: demo.block_thread()
     return demo
+
 
 # %% ../../nbs/71_ui.teleop.ipynb #41c35c83
 DIRS = ('e', 'w', 'n', 's', 'ne', 'nw', 'se', 'sw')
@@ -469,10 +670,60 @@ def load_clients(url:str,          # a running teleop app on the loopback, e.g. 
                 sessions_separate=len(ok) == n_clients and all(o[1] for o in ok) and len({o[0] for o in ok}) == n_clients,
                 wall_s=wall)
 
+# %% ../../nbs/71_ui.teleop.ipynb #2f132741
+def hold_clients(url:str,          # a running teleop app on the loopback
+                 n_clients:int=1,  # simulated people, each holding a move key in its own session
+                 duration_s:float=3.0, # how long each holds, s
+                )->dict:           # n_clients, control_hz, steps_per_s (per client), min/mean over clients, errors
+    "Hold a move key in N sessions at once (`/hold`, then `/release` after `duration_s`): the steps/s each achieves against the control rate."
+    from gradio_client import Client
+    from urllib.parse import urlparse
+    if not _is_loopback(urlparse(url).hostname or ''): raise ValueError(f"load tests run on the loopback only, got {url!r}")
+    rates, errors, lock = [], [], threading.Lock(); barrier = threading.Barrier(n_clients)
+    def run(i):
+        try:
+            c = Client(url, verbose=False, download_files=False, analytics_enabled=False)
+            c.predict('scene reset', 0, i, None, '', '', False, api_name='/start')
+            barrier.wait(60)
+            t0 = time.perf_counter(); job = c.submit(DIRS[i % 8], 1.0, False, api_name='/hold')
+            time.sleep(duration_s); c.predict('', api_name='/release'); dt = time.perf_counter() - t0
+            job.result(timeout=30)
+            info = c.predict(api_name='/info')
+            with lock: rates.append(info['steps'] / dt)
+        except Exception as e:
+            with lock: errors.append(repr(e))
+            barrier.abort()
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(n_clients)]
+    for t in ts: t.start()
+    for t in ts: t.join(duration_s + 180)
+    return dict(n_clients=n_clients, duration_s=duration_s, steps_per_s=sorted(rates), min_steps_per_s=min(rates) if rates else None,
+                mean_steps_per_s=float(np.mean(rates)) if rates else None, errors=len(errors), error_examples=errors[:3])
+
+def burst_fairness(url:str,        # a running teleop app on the loopback
+                   burst:int=40,   # /step requests one session sends at once
+                  )->dict:         # the other session's reset and undo latency during the burst, ms; the burst's refused requests
+    "One session sends `burst` steps at once; another resets and undoes meanwhile: how long the other waits (per-session fairness)."
+    from gradio_client import Client
+    mk = lambda i: Client(url, verbose=False, download_files=False, analytics_enabled=False)
+    a, b = mk(0), mk(1)
+    for i, c in enumerate((a, b)): c.predict('scene reset', 0, i, None, '', '', False, api_name='/start')
+    b.predict('e', 1.0, False, api_name='/step')
+    jobs = [a.submit('n', 1.0, False, api_name='/step') for _ in range(burst)]
+    time.sleep(0.3)                                   # the burst is queued and running
+    t0 = time.perf_counter(); b.predict(False, api_name='/reset'); reset_ms = 1000 * (time.perf_counter() - t0)
+    b.predict('w', 1.0, False, api_name='/step')
+    t0 = time.perf_counter(); b.predict(False, api_name='/undo'); undo_ms = 1000 * (time.perf_counter() - t0)
+    done = refused = 0
+    for j in jobs:
+        try: j.result(timeout=60); done += 1
+        except Exception: refused += 1
+    return dict(burst=burst, other_reset_ms=reset_ms, other_undo_ms=undo_ms, burst_done=done, burst_refused=refused)
+
+
 # %% ../../nbs/71_ui.teleop.ipynb #0eb80934
-def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
+def bench_teleop(clients:tuple=(1, 4), # the N to try
                  duration_s:float=10.0,   # per N, s
-                 rate_hz:float=10.0,      # per client, Hz
+                 rate_hz:float=20.0,      # clicks per second per client, Hz (the shipped model's control rate)
                  checkpoint:str|Path|None=None, # world model (None: the shipped one)
                  port:int|None=None,      # loopback port (None: a free one)
                  threads:int|None=1,      # torch CPU threads of the server (None: torch's default)
@@ -493,11 +744,22 @@ def bench_teleop(clients:tuple=(1, 4, 8), # the N to try
                 try: urllib.request.urlopen(url, timeout=1); break
                 except OSError: time.sleep(0.2)
             runs = [load_clients(url, n, duration_s, rate_hz) for n in clients]
+            holds = [hold_clients(url, n, min(duration_s, 5.0)) for n in clients]
+            fair = burst_fairness(url)
         finally:
             proc.terminate()
             try: proc.wait(10)
             except subprocess.TimeoutExpired: proc.kill()
     base = runs[0]['p50_ms'] if runs and runs[0]['n_clients'] == 1 else None
     dbl = next((r['n_clients'] for r in runs if base and r['n_clients'] > 1 and r['p50_ms'] >= 2 * base), None)
-    return dict(runs=runs, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(), server_torch_threads=threads or torch.get_num_threads(), concurrency=concurrency,
-                load_average=list(os.getloadavg()), note='p50_doubles_at: first N with p50 >= 2 x p50 at N=1 (None: not within the N tried)')
+    hz = float(load_world_model(checkpoint or default_checkpoint()).config.fps)
+    one = next((r for r in runs if r['n_clients'] == 1), None); h1 = next((h for h in holds if h['n_clients'] == 1), None)
+    targets = dict(held_key_steps_per_s=dict(got=h1 and h1['min_steps_per_s'], want_at_least=0.9 * hz),
+                   click_to_frame_p95_ms=dict(got=one and one['p95_ms'], want_at_most=150.0),
+                   other_session_reset_ms=dict(got=fair['other_reset_ms'], want_at_most=1000.0))
+    for t in targets.values(): t['met'] = t['got'] is not None and (t['got'] >= t['want_at_least'] if 'want_at_least' in t else t['got'] <= t['want_at_most'])
+    return dict(control_hz=hz, runs=runs, hold=holds, fairness=fair, targets=targets, p50_doubles_at=dbl, size=64, cpu_count=os.cpu_count(),
+                server_torch_threads=threads or torch.get_num_threads(), concurrency=concurrency, load_average=list(os.getloadavg()),
+                note=('runs: /step round trips at rate_hz per client (gradio_client, the frame URL not downloaded); hold: a held move key '
+                      '(/hold ... /release), steps/s per session; fairness: another session\'s reset during one session\'s burst of steps; '
+                      'p50_doubles_at: first N with p50 >= 2 x p50 at N=1 (None: not within the N tried)'))
