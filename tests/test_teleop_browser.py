@@ -153,6 +153,7 @@ def test_held_key_moves_at_the_control_rate(served, browser):
     fps = 20.0
     d.get(demo.local_url)
     WebDriverWait(d, 120).until(lambda d: img_src(d) and _steps(d) == 0)
+    assert d.execute_script("return document.getElementById('pw-release').offsetParent === null && document.getElementById('pw-hold').offsetParent === null"), 'the key handler\'s controls must not show'
     body = d.find_element(By.TAG_NAME, 'body')
     t0 = time.perf_counter(); ActionChains(d).key_down(Keys.ARROW_RIGHT, body).perform()
     time.sleep(2.0)

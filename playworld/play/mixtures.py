@@ -44,7 +44,9 @@ def build_mixture(stores:list,          # source store folders (or `EpisodeStore
     sts = [s if isinstance(s, EpisodeStore) else EpisodeStore(s) for s in stores]
     picks, taken, rng = [], 0, np.random.default_rng(seed)
     for k, st in enumerate(sts):
-        lengths = np.array([m['length'] for m in st.meta]); target = f[:k+1].sum() * frame_budget - taken
+        # cumulative: a source's whole-episode rounding is made up by the next one, but a source with share 0 takes nothing
+        # (else a 'play only' set would be topped up with a demo episode when play falls short of the budget)
+        lengths = np.array([m['length'] for m in st.meta]); target = f[:k+1].sum() * frame_budget - taken if f[k] > 0 else 0
         if target > 0 and lengths.sum() < f[k] * frame_budget - lengths.max(initial=0):
             raise ValueError(f"{st.root} holds {lengths.sum()} frames, its share of the budget is {f[k] * frame_budget:.0f}: collect more")
         ids = _pick(lengths, rng.permutation(len(lengths)), target) if target > 0 else []

@@ -371,7 +371,8 @@ KEYS_JS = """<script>
 })();
 </script>"""
 CSS = """#pw-imagined img, #pw-real img {image-rendering: pixelated; width: 100%; height: 100%; object-fit: contain;}
-.pw-pad button {min-width: 3.2em; font-size: 1.4em;}"""
+.pw-pad button {min-width: 3.2em; font-size: 1.4em;}
+.pw-hidden {display: none !important;}"""
 DRIFT_STEPS = 60        # imagined steps after which the shipped model's frames visibly drift (streaks from ~77): the status says so
 MAX_HOLD_S = 60.0       # a held key stops driving after this long, should its key-up be lost (a new press starts again)
 
@@ -450,7 +451,7 @@ class _Handlers:
         real = (f" · real sim events: {', '.join(ev) or 'none'}" if s.real is not None else
                 ' · real simulator: only with the scene-reset start (a stored episode or a picture has no real twin)')
         txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · imagined horizon {s.horizon} steps ({s.horizon / fps:.1f} s)"
-               f"{drift} · gripper {'closed' if s.grip else 'open'} · last move {ARROWS[s.last_cmd]}{live}{lat}{real if side else ''}"
+               f"{drift} · gripper {'closed' if s.grip else 'open'}{' · last move ' + ARROWS[s.last_cmd] if s.steps else ''}{live}{lat}{real if side else ''}"
                f"  \n<small>session {s.id}</small>")
         return s, s.frame, (s.real_frame if side else None), txt
     async def start(self, s, source, episode, seed, image, instruction, store, side):
@@ -545,7 +546,7 @@ def _layout(self:_Handlers, demo, session_ttl:float):
             name = gr.Textbox('imagined', label='store in the data folder', elem_id='pw-name')
             save = gr.Button('save episode + mp4', elem_id='pw-save')
         saved = gr.Markdown(elem_id='pw-saved'); mp4 = gr.File(label='mp4', interactive=False)
-    with gr.Row(visible='hidden'):          # in the page (keys click them) but not shown
+    with gr.Row(elem_classes='pw-hidden'):  # in the page (the key handler clicks them) but not shown: CSS display none
         cmd = gr.Textbox(elem_id='pw-cmd'); api_step = gr.Button(elem_id='pw-api-step'); api_info = gr.Button(elem_id='pw-api-info')
         hold = gr.Button(elem_id='pw-hold'); release = gr.Button(elem_id='pw-release'); press = gr.Textbox(elem_id='pw-press')
     info = gr.JSON(visible=False)
