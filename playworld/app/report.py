@@ -224,7 +224,7 @@ def write_report(out:str|Path, # run folder DIR
     if (out/'figures'/'tabletop_play_strip.png').exists():
         c = metrics.get('tabletop', {}).get('collect', {})
         parts.append(f'<h2>Tabletop play</h2><p>{c.get("episodes", "?")} attempts, <a href="#g-success">success rate</a> '
-                     f'{_num(c.get("success_rate"), ".2f", "not recorded")}; each row one attempt (labelled with its outcome), every few frames '
+                     f'{_num(c.get("success_rate"), ".2f", "not recorded")}; the strip shows the first {min(4, c.get("episodes") or 4)}, one row each (labelled with its outcome), every few frames '
                      '(columns: time since the start, s).</p>' + _img(out/'figures'/'tabletop_play_strip.png'))
     for d in datasets:
         r, md = metrics[d]['replay'], metrics[d]

@@ -373,7 +373,7 @@ KEYS_JS = """<script>
 CSS = """#pw-imagined img, #pw-real img {image-rendering: pixelated; width: 100%; height: 100%; object-fit: contain;}
 .pw-pad button {min-width: 3.2em; font-size: 1.4em;}
 .pw-hidden {display: none !important;}"""
-DRIFT_STEPS = 60        # imagined steps after which the shipped model's frames visibly drift (streaks from ~77): the status says so
+DRIFT_STEPS = 40        # imagined steps after which the shipped model's frames visibly drift (a held move smears by ~46, streaks by ~77): the status says so
 MAX_HOLD_S = 60.0       # a held key stops driving after this long, should its key-up be lost (a new press starts again)
 
 def _is_loopback(host:str)->bool:
