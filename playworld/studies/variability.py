@@ -182,6 +182,7 @@ def variability_metrics(res:dict # result of `variability_eval`
 
 # %% ../../nbs/86_studies.variability.ipynb #50c1695e
 KIND_LABELS = dict(sampling='sampling seeds (base model)', training='training × sampling seeds')
+def _f(v, d=2): return 'undefined' if v is None or not np.isfinite(v) else f'{v:.{d}f}'   # None/NaN: e.g. r of constant predictions
 
 def seed_scatter_figure(m:dict # `variability_metrics` result
                        ):      # plotly Figure
@@ -198,8 +199,7 @@ def seed_scatter_figure(m:dict # `variability_metrics` result
                                  error_x=dict(type='data', symmetric=False, array=[q['real_ci'][1] - q['real'] for q in rows],
                                               arrayminus=[q['real'] - q['real_ci'][0] for q in rows], thickness=0.6, color='lightgrey')))
     p = m['metrics']['pearson']
-    _fmt = lambda v: 'undefined' if v is None or not np.isfinite(v) else f'{v:.2f}'   # None/NaN: e.g. r of constant predictions
-    fig.update_layout(title=f"r = {_fmt(p['reference'])} (one model), over seeds {_fmt(p['all']['mean'])} ± {_fmt(p['all']['sd'])}; {m['n_episodes']} episodes/policy",
+    fig.update_layout(title=f"r = {_f(p['reference'])} (one model), over seeds {_f(p['all']['mean'])} ± {_f(p['all']['sd'])}; {m['n_episodes']} episodes/policy",
                       xaxis_title='real success rate', yaxis_title='predicted success rate (world model + judge)', width=620, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig
@@ -258,7 +258,6 @@ def save_variability_png(m:dict,       # `variability_metrics` result
     return path
 
 # %% ../../nbs/86_studies.variability.ipynb #010da65f
-def _f(v, d=2): return 'undefined' if v is None or not np.isfinite(v) else f'{v:.{d}f}'   # None/NaN: e.g. r of constant predictions
 def _sp(s, d=2): return '–' if not s or not s['n'] else f"{_f(s['mean'], d)} ± {_f(s['sd'], d)} [{_f(s['min'], d)}, {_f(s['max'], d)}]"
 
 def variability_section(m:dict, # content of `tabletop.variability.json` (`variability_metrics`)
