@@ -104,6 +104,24 @@ def test_constant_prediction_policy_eval_is_strict_json(tmp_path):
     assert d['pearson_ci'] == [None, None] and 'every bootstrap resample' in d['pearson_ci_reason']
     assert d['mmrv'] is not None and 'mmrv_reason' not in d
 
+def test_equal_real_rates_make_mmrv_undefined_not_perfect(tmp_path):
+    """Every policy really fails (a toy run): MMRV's formula gives 0 for any prediction, which the report showed as a bold,
+    "perfect" 0.00. It is null with the reason; modes that never happen or are never predicted have no recall / precision."""
+    from playworld.eval.policy import _summary, write_results
+    from playworld.data.events import MODES
+    P, N = 4, 3
+    ys = np.zeros((P, N), bool); yi = np.eye(P, N, dtype=bool)               # real: all fail; imagined: some succeed
+    real_modes, imag_modes = ['other'] * (P * N), ['other' if not x else 'success' for x in yi.ravel()]
+    d = json.loads(write_results(_summary([f'p{k}' for k in range(P)], ys, yi, ys.copy(), real_modes, imag_modes, real_modes,
+                                          np.ones((P, N)), 50, {}), tmp_path).read_text())
+    assert d['mmrv'] is None and d['mmrv_reason'] == 'real rates are constant' and d['mmrv_ci'] == [None, None]
+    assert d['judge_on_real']['mmrv'] is None and d['judge_on_real']['mmrv_reason'] == 'predictions and real rates are both constant'
+    pr = d['mode_precision_recall']
+    assert pr['success'] == dict(precision=0.0, recall=None, support=0, predicted=3, recall_reason='never happens in the real episodes')
+    assert pr['topple']['precision'] is None and pr['topple']['precision_reason'] == 'never predicted' and pr['topple']['recall'] is None
+    assert pr['other']['precision'] == 1.0 and pr['other']['recall'] == 0.75
+    assert all(len(repr(r['tv_distance'])) <= 14 for r in d['per_policy']), [r['tv_distance'] for r in d['per_policy']]   # no 0.999999999994
+
 def test_judge_balanced_accuracy_one_class_has_reason():
     from playworld.eval.judge import _rates
     r = _rates(np.ones(4, bool), np.array([1, 0, 1, 1], bool))

@@ -40,7 +40,9 @@ def test_smoke_stage(tmp_path):
         assert q['sampling']['n'] == 2 and q['training']['n'] == 2 and q['all']['n'] == 4
     for k in ('pearson', 'spearman', 'mmrv'):
         assert {'reference', 'reference_ci', 'sampling', 'training', 'components', 'pooled'} <= set(m['metrics'][k])
-    assert 0 <= m['metrics']['mmrv']['reference'] <= 1 and m['metrics']['mmrv']['reference'] == m['passes'][0]['mmrv']
+    ref = m['metrics']['mmrv']['reference']   # None when every real rate is equal (nothing to rank), with the reason
+    assert (ref is None and 'real rates are' in m['metrics']['mmrv']['reference_reason']) or 0 <= ref <= 1, ref
+    assert ref == m['passes'][0]['mmrv']
     assert {s: r['steps'] for s, r in m['train'].items()} == {'0': 1, '1': 1}
     assert (tmp_path/'run'/'figures'/'variability.png').read_bytes()[:4] == b'\x89PNG'
     assert sorted(p.name for p in (tmp_path/'run'/'variability'/'models'/'seed0').iterdir()) == ['model', 'run.json', 'train_history.json']

@@ -25,7 +25,7 @@ def _offline_env():
 def _cmd_run(a):
     "playworld run: the papermill pipeline."
     from playworld.app.pipeline import run_pipeline
-    m = run_pipeline(a.profile, a.out, force=a.force, log_output=a.log_output)
+    m = run_pipeline(a.profile, a.out, force=a.force, log_output=a.log_output, sets=a.set)
     from playworld.app.report import TOY_PROFILES
     toy = a.profile in TOY_PROFILES
     if toy: print(f"toy run (profile {a.profile}): every stage ran, the numbers below mean nothing")
@@ -33,7 +33,7 @@ def _cmd_run(a):
         if d in m:
             r = m[d]['replay']; h = '8' if '8' in r['psnr'] else max(r['psnr'], key=int)
             print(f"{d}: PSNR@{h} model {r['psnr'][h]:.2f} dB | copy-last {r['psnr_copy_last'][h]:.2f} | "
-                  f"shuffled actions {r['psnr_shuffled_actions'][h]:.2f}  ({m[d]['train_steps']} steps, {m[d]['train_seconds']:.0f} s)")
+                  f"shuffled actions {r['psnr_shuffled_actions'][h]:.2f}  ({m[d]['train_steps']} steps, {m[d]['train_seconds']:.1f} s)")
             if m[d].get('train_steps_planned', 0) > m[d]['train_steps']:
                 print(f"  warning: {d} training was cut by its time limit at {m[d]['train_steps']} of {m[d]['train_steps_planned']} steps (a busy or slow machine)")
             if r['psnr'][h] <= max(r['psnr_copy_last'][h], r['psnr_shuffled_actions'][h]):   # every dataset, as the report says
@@ -675,6 +675,9 @@ def build_parser()->argparse.ArgumentParser:
     r.add_argument('--out', required=True, help='output folder DIR (notebooks, metrics.json, report.html)')
     r.add_argument('--force', action='store_true', help='re-run stages already done in DIR')
     r.add_argument('--log-output', action='store_true', help="stream the notebooks' output to the terminal")
+    r.add_argument('--set', action='append', metavar='STAGE.PARAM=VALUE',
+                   help="override one stage parameter of the profile, typed as its notebook declares: e.g. --set collect.play_episodes=40, "
+                        "--set train.steps=200 (every train-* stage), --set train-bridge.steps=100 (repeatable; a wrong name lists the valid ones)")
     r.set_defaults(func=_cmd_run)
     x = sub.add_parser('experiment', help="the paper experiments alone (rl, cloth, objects, sources, ttrl, simgap, variability) into --out, with a report")
     x.add_argument('names', help='comma-separated experiment keys, e.g. cloth,simgap')
@@ -712,6 +715,8 @@ def build_parser()->argparse.ArgumentParser:
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
     for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
     for add in (add_collect_parser, add_import_parser, add_info_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
+    for s in (sub, bs, es):   # each command knows its own parser: `main` reports an unknown option with that command's usage
+        for c in s.choices.values(): c.set_defaults(_parser=c)
     return p
 
 def main(argv:list|None=None # arguments (None: sys.argv[1:])
@@ -720,7 +725,11 @@ def main(argv:list|None=None # arguments (None: sys.argv[1:])
     _offline_env()
     import warnings   # a warning is one line for the person at the terminal, not the library line that raised it
     warnings.formatwarning = lambda msg, cat, *_a, **_k: f"playworld: warning: {msg}\n"
-    a = build_parser().parse_args(argv)
+    p = build_parser()
+    a, extra = p.parse_known_args(argv)
+    # argparse's own message for an unknown option is the top-level usage ("playworld [-h] COMMAND"), which does not say
+    # which command refused it or what that command takes: report it with the command's usage instead
+    if extra: a._parser.error(f"unrecognized arguments: {' '.join(extra)} (see playworld {a.command}{' ' + a.what if getattr(a, 'what', None) else ''} --help)")
     from playworld.app.pipeline import StageFailed
     try: a.func(a)
     except (ValueError, FileNotFoundError, PermissionError, OSError, StageFailed, RuntimeError, ImportError) as e:  # RuntimeError: another writer holds a store; ImportError: an optional extra (ray) missing

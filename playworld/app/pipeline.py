@@ -16,7 +16,7 @@ from ..studies import rl, cloth, objects, sources, testtime, simgap, variability
 
 # %% auto #0
 __all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study_plan', 'stage_plan', 'experiment_plan',
-           'StageFailed', 'run_stages', 'run_pipeline']
+           'StageFailed', 'run_stages', 'stage_overrides', 'run_pipeline']
 
 # %% ../../nbs/90_app.pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
@@ -151,14 +151,42 @@ def run_stages(plan:list,           # [(stage name, notebook file name, paramete
         with atomic_write(done, 'w') as f: json.dump(dict(seconds=time.time() - t0, profile=tag, params=params), f)
     return out
 
+_DECLARED = dict(str=str, int=int, float=float, bool=bool, list=list, dict=dict)   # papermill's inferred type names -> types
+
+def stage_overrides(plan:list,     # [(stage, notebook, parameters)], e.g. `stage_plan(profile)`
+                    sets:list|None, # ['STAGE.PARAM=VALUE', ...]; STAGE a stage name or the group before its '-' ('train': every train-* stage)
+                    where:str='--set' # for errors
+                   )->list:        # the plan with the overrides applied, each value coerced to the type its notebook declares
+    """Override stage parameters: the declared type of each comes from the stage notebook's parameters cell
+    (`papermill.inspect_notebook`) and `playworld.config.coerce` converts the text or refuses it. ValueError naming a
+    malformed override, an unknown stage (listing the plan's), an unknown parameter (listing the notebook's) or a bad value."""
+    import typing
+    from playworld.config import coerce, parse_overrides
+    plan = [(s, nb, dict(p)) for s, nb, p in plan]; names = [s for s, _, _ in plan]
+    for key, text in parse_overrides(sets, where).items():
+        if '.' not in key: raise ValueError(f"{where} {key}={text}: expected STAGE.PARAMETER=VALUE, e.g. collect.play_episodes=10 (stages: {', '.join(names)})")
+        stage, prm = key.split('.', 1)
+        hit = [i for i, s in enumerate(names) if s == stage or s.split('-', 1)[0] == stage]
+        if not hit: raise ValueError(f"{where} {key}={text}: this run has no stage {stage!r}; its stages are {', '.join(names)}")
+        for i in hit:
+            s, nb, p = plan[i]; decl = pm.inspect_notebook(str(stages_dir()/nb))
+            if prm == 'out_dir' or prm not in decl:
+                raise ValueError(f"{where} {key}={text}: stage {s} ({nb}) has no parameter {prm!r}; it has "
+                                 f"{', '.join(k for k in decl if k != 'out_dir')}")
+            t = decl[prm]['inferred_type_name']; opt = t.startswith('Optional[')
+            tp = _DECLARED.get(t[9:-1] if opt else t, typing.Any); tp = tp | None if opt and tp is not typing.Any else tp
+            p[prm] = coerce(json.loads(text) if tp is typing.Any and text[:1] in '[{0123456789-' else text, tp, f'{where} {s}.{prm}')
+    return plan
+
 def run_pipeline(profile:str='smoke', # a key of `PROFILES`
                  out:str|Path='runs/smoke', # output folder DIR
                  force:bool=False,    # re-run stages already marked done
                  progress:bool=True,  # one progress line per stage (`run_stages`)
                  log_output:bool=False, # stream the notebooks' output (tqdm bars included) to the terminal
+                 sets:list|None=None, # ['STAGE.PARAM=VALUE', ...] overriding the profile (`stage_overrides`)
                 )->dict:              # the content of DIR/metrics.json
     "Execute the profile's stage notebooks with papermill into `out`; returns metrics.json's content."
-    plan = stage_plan(profile)
+    plan = stage_overrides(stage_plan(profile), sets)   # every override checked before any work
     out = run_stages(plan, out, profile, DISK_NEEDS_MB[profile], force, progress, log_output)
     return json.loads((out/'metrics.json').read_text())
 

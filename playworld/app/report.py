@@ -69,7 +69,11 @@ GLOSSARY = {
     'pearson': ('Pearson r', "Linear correlation, over policies, between the success rate the world model predicts and the real one, in [-1, 1]; undefined when either is constant (e.g. every policy predicted 0)."),
     'spearman': ('Spearman ρ', "Rank correlation (Pearson r of the ranks) between predicted and real success rates over policies, in [-1, 1]: does the world model order the policies right?"),
     'mmrv': ('MMRV', "Mean maximum rank violation (SimplerEnv): for each policy, the largest real-success gap to a policy the world model ranks the wrong way round, averaged; in [0, 1], 0 is a perfect ranking."),
-    'tv': ('TV distance', "Total variation distance ½·Σ|p − q| between the real and the imagined distribution of outcome modes (success, topple, miss, ...); in [0, 1], 0 is identical."),
+    'tv': ('TV distance (mode TV)', "Total variation distance ½·Σ|p − q| between the real and the imagined distribution of outcome modes (success, topple, miss, ...); in [0, 1], 0 is identical, 1 is disjoint."),
+    'precision': ('precision, recall, support', "Per outcome mode, over the same rollouts: precision is the fraction of rollouts the judge labels with the mode that really have it (undefined when the judge never predicts it); recall the fraction of real episodes of the mode the judge labels with it (undefined when the mode never happens); support the number of real episodes of the mode, predicted the number labelled with it."),
+    'n': ('n', "The number of held-out segments long enough to reach horizon h; the PSNR and SSIM of that row average over them."),
+    'failure-frac': ('fraction with a failure', "The fraction of a training set's episodes in which at least one failure event (missed grasp, slip/drop, collision, topple) happens."),
+    'cells': ('hand cells, contact cells', "Coverage of the workspace: the hand's x-y reach is cut into a 10 × 10 grid (3.6 × 3.2 cm cells). Hand cells: how many of the 100 the hand visits in the training set; contact cells: how many it visits with the gripper closed near grasp height. More cells, wider coverage."),
     'success': ('success rate', "Fraction of episodes that succeed: in the real tabletop by the simulator's check, in the world model by the judge on the imagined frames."),
     'ci': ('CI', "95 % confidence interval [low, high]: bootstrap over episodes (resampled with replacement) for correlations and MMRV, Wilson for success rates."),
 }
@@ -96,7 +100,7 @@ def _table(r:dict)->str:
     cols = [('psnr', 'model', 'psnr'), ('psnr_copy_last', 'copy-last', 'copy-last'), ('psnr_shuffled_actions', 'shuffled actions', 'shuffled'),
             ('ssim', 'model', 'ssim'), ('ssim_copy_last', 'copy-last', 'copy-last'), ('ssim_shuffled_actions', 'shuffled actions', 'shuffled')]
     head = ('<tr>' + _th('horizon h (frames)', 'horizon') + ''.join(f'<th><a href="#g-{"psnr" if k.startswith("psnr") else "ssim"}">'
-            f'{"PSNR" if k.startswith("psnr") else "SSIM"}</a> <a href="#g-{t}">{c}</a></th>' for k, c, t in cols) + '<th>n</th><th>note</th></tr>')
+            f'{"PSNR" if k.startswith("psnr") else "SSIM"}</a> <a href="#g-{t}">{c}</a></th>' for k, c, t in cols) + _th('n', 'n') + '<th>note</th></tr>')
     rows = ''
     for h in r['psnr']:
         vals = [r.get(k, {}).get(h) for k in ('psnr', 'psnr_copy_last', 'psnr_shuffled_actions')]
@@ -156,26 +160,30 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      f"<table><tr><th>policy</th>{_th('real success rate [95 % CI]', 'success')}{_th('world-model success rate [95 % CI]', 'success')}</tr>{rows}</table>"
                      "<p>Hover over a point for its policy (the table above has them all).</p>" + fig(scatter_figure(pe)))
     if (fl := t.get('failure')):
-        pr = ''.join(f"<tr><td>{html.escape(k)}</td><td>{_num(v.get('precision'), '.2f', _why(v, 'precision'))}</td><td>{_num(v.get('recall'), '.2f', _why(v, 'recall'))}</td><td>{v['support']}</td></tr>"
+        pr = ''.join(f"<tr><td>{html.escape(k)}</td><td>{_num(v.get('precision'), '.2f', _why(v, 'precision'))}</td><td>{_num(v.get('recall'), '.2f', _why(v, 'recall'))}</td><td>{v['support']}</td><td>{v.get('predicted', '–')}</td></tr>"
                      for k, v in fl['mode_precision_recall'].items())
         parts.append(f"<h2>tabletop: failure prediction</h2><p>Interaction modes of the same rollouts, real vs imagined: <a href='#g-tv'>total variation "
-                     f"distance</a> <b>{_num(fl.get('tv_distance'), '.3f', _why(fl, 'tv_distance'))}</b>.</p><table><tr><th>mode</th><th>precision</th><th>recall</th><th>support (real)</th></tr>{pr}</table>")
+                     f"distance</a> <b>{_num(fl.get('tv_distance'), '.3f', _why(fl, 'tv_distance'))}</b>.</p><table><tr><th>mode</th>{_th('precision', 'precision')}{_th('recall', 'precision')}{_th('support (real)', 'precision')}{_th('predicted', 'precision')}</tr>{pr}</table>")
     if (st := t.get('study')):
         rows = ''.join(f"<tr><td>{m}</td><td>{v['frames']}</td><td>{est(v, 'pearson')}</td><td>{est(v, 'spearman')}</td>"
                        f"<td>{est(v, 'mmrv')}</td><td>{_num(v.get('tv_distance'), '.3f', _why(v, 'tv_distance'))}</td>"
                        f"<td>{_num(v['replay']['psnr'].get('16'), '.2f', 'no replay reaches h = 16')}</td>"
                        f"<td>{_num(v['replay']['psnr_copy_last'].get('16'), '.2f', 'no replay reaches h = 16')}</td></tr>" for m, v in st.items())
-        cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{_num(v['scaling'][-1]['coverage'].get(k), '.2f', 'not measured')}</td>" for k in
-                      ('success_rate', 'any_failure_frac', 'region_cells', 'contact_cells', 'n_instructions')) + '</tr>' for m, v in st.items())
+        cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{_num(v['scaling'][-1]['coverage'].get(k), spec, 'not measured')}</td>" for k, spec in
+                      (('episodes', '.0f'), ('success_rate', '.2f'), ('any_failure_frac', '.2f'), ('region_cells', '.0f'), ('contact_cells', '.0f'),
+                       ('n_instructions', '.0f'))) + '</tr>' for m, v in st.items())
+        one = max(len(v['scaling']) for v in st.values()) < 2   # one budget per mixture: a "curve" of one point per line says nothing
+        scaling = ("<p>This profile trains one frame budget per mixture, so there is no scaling curve; profiles with several budgets "
+                   "(<code>standard</code>, <code>full</code>) draw PSNR, Pearson r, MMRV and mode TV against training frames here.</p>") if one else fig(scaling_figure(st))
         parts.append("<h2>The PlayWorld study: demo vs play vs mixed training data</h2><p>One world model per mixture and frame budget, trained "
                      "from scratch with the same settings; all evaluated on the same real rollouts of the graded policies (fresh scenes: "
                      "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>frames</th>"
                      f"{_th('Pearson r', 'pearson')}{_th('Spearman ρ', 'spearman')}{_th('MMRV', 'mmrv')}{_th('mode TV', 'tv')}{_th('PSNR@16', 'psnr')}"
                      f"{_th('copy-last PSNR@16', 'copy-last')}</tr>{rows}</table>"
-                     "<h3>Scaling with data size</h3>" + fig(scaling_figure(st)) + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
+                     "<h3>Scaling with data size</h3>" + scaling + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
                      "main model's and each study model's imagined rollout (every 4th frame, same actions, same start; rows labelled, columns in seconds).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
                      "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
-                     f"{_th('success rate', 'success')}<th>episodes with a failure</th><th>hand cells</th><th>contact cells</th><th>instructions</th></tr>{cov}</table>")
+                     f"<th>episodes</th>{_th('success rate', 'success')}{_th('fraction with a failure', 'failure-frac')}{_th('hand cells', 'cells')}{_th('contact cells', 'cells')}<th>instructions</th></tr>{cov}</table>")
     return parts
 
 def _experiment_sections(t:dict, # metrics['tabletop']
@@ -218,7 +226,7 @@ def write_report(out:str|Path, # run folder DIR
     if (w := run_warnings(metrics)):
         parts.append('<div class=warnbox><b>Warnings</b> (also beside the numbers they qualify):<ul>' + ''.join(f'<li>{html.escape(t)}</li>' for _, t in w) + '</ul></div>')
     rows = ''.join(f'<tr><td>{d}</td><td>{metrics[d]["episodes"]}</td><td>{metrics[d]["held_out_episodes"]}</td>'
-                   f'<td>{_steps(metrics[d])}</td><td>{_num(metrics[d].get("train_seconds"), ".0f")}</td></tr>' for d in datasets)
+                   f'<td>{_steps(metrics[d])}</td><td>{_num(metrics[d].get("train_seconds"), ".1f")}</td></tr>' for d in datasets)
     if rows: parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th><th>held out</th><th>train steps</th>'
                  f'<th>train seconds</th></tr>{rows}</table>')
     if (out/'figures'/'tabletop_play_strip.png').exists():

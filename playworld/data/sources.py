@@ -232,6 +232,9 @@ def _cmd_import(a):
           f"{a.out}: {r['episodes']} episodes, {r['frames']} frames ({r['imported']} imported now"
           + (f", resumed after {r['resumed_from']}" if r['resumed_from'] else '') + "), cameras "
           + ', '.join(f"{k.removeprefix(IMAGE_PREFIX)} {h}x{w}" for k, (h, w) in r['cameras'].items()) + f", {float(r['fps']):g} fps")
+    if r['format'] == 'mp4-npz' and a.fps is None:   # an mp4's rate is whatever its converter wrote, not the robot's control rate
+        print(f"playworld: warning: {a.src}: recorded at the videos' stored {float(r['fps']):g} fps; mp4+npz converters often store a "
+              f"rate that is not the robot's (Bridge V2 ran at 5 Hz, its sample's videos say 20): pass --fps with the real rate", file=sys.stderr)
 
 def _cmd_info(a):
     "playworld info: summarize a store or dataset without importing."

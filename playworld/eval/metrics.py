@@ -49,9 +49,13 @@ def spearman(pred, # (P,) predicted success rates
 # %% ../../nbs/51_eval.metrics.ipynb #6f018a1b
 def mmrv(pred, # (P,) predicted success rates
          real  # (P,) real success rates in [0, 1]
-        )->float: # mean maximum rank violation in [0, 1]; 0 for a perfect ranking
-    "Mean maximum rank violation of SimplerEnv (Li et al. 2024), written from its definition; ValueError for mismatched shapes."
+        )->float|None: # mean maximum rank violation in [0, 1]; 0 for a perfect ranking; None when the real rates are all equal
+    """Mean maximum rank violation of SimplerEnv (Li et al. 2024), written from its definition; ValueError for mismatched
+    shapes. When every real rate is the same there is no ranking to get wrong: every pair's violation weighs |r_i - r_j| = 0,
+    so the formula gives 0 for any prediction at all. That 0 is not a "perfect ranking", so it is None (undefined), like a
+    correlation with a constant side (`undefined_reason` says 'real rates are constant')."""
     p, r = _pair(pred, real)
+    if np.ptp(r) == 0: return None
     viol = (p[:, None] > p[None, :]) != (r[:, None] > r[None, :])         # (P, P) violating pairs
     return float((viol * np.abs(r[:, None] - r[None, :])).max(1).mean())
 
@@ -125,13 +129,22 @@ def tv_distance(p, # (M,) distribution (or counts: normalised here)
     p, q = np.asarray(p, float), np.asarray(q, float)
     if p.shape != q.shape or p.ndim != 1: raise ValueError(f"p and q must be 1-d of the same length, got {p.shape} and {q.shape}")
     if (p < 0).any() or (q < 0).any() or p.sum() <= 0 or q.sum() <= 0: raise ValueError(f"p and q must be non-negative with a positive sum, got {p} and {q}")
-    return float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
+    return round(float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum()), 12)   # 12 decimals: round-off, not signal
 
 def mode_precision_recall(true,   # sequence of real modes, one per episode
                           pred,   # sequence of predicted modes, same episodes
                           labels  # all mode names
-                         )->dict: # mode -> {'precision', 'recall', 'support'}
-    "Per-mode precision and recall (scikit-learn, zero_division=0); ValueError for different lengths."
+                         )->dict: # mode -> {'precision', 'recall', 'support', 'predicted'}; undefined ones None with '<key>_reason'
+    """Per-mode precision and recall (scikit-learn's `precision_recall_fscore_support`); ValueError for different lengths.
+    `support` counts real episodes of the mode, `predicted` the episodes predicted as it. Precision of a mode never
+    predicted and recall of a mode that never happens are undefined: None with a `precision_reason` / `recall_reason`."""
     if len(true) != len(pred): raise ValueError(f"true and pred must have the same length, got {len(true)} and {len(pred)}")
-    pr, rc, _, n = precision_recall_fscore_support(list(true), list(pred), labels=list(labels), zero_division=0)
-    return {l: dict(precision=float(a), recall=float(b), support=int(c)) for l, a, b, c in zip(labels, pr, rc, n)}
+    pr, rc, _, n = precision_recall_fscore_support(list(true), list(pred), labels=list(labels), zero_division=np.nan)
+    out = {}
+    for l, a, b, c in zip(labels, pr, rc, n):
+        k = sum(m == l for m in pred)
+        d = dict(precision=None if k == 0 else float(a), recall=None if c == 0 else float(b), support=int(c), predicted=int(k))
+        if k == 0: d['precision_reason'] = 'never predicted'
+        if c == 0: d['recall_reason'] = 'never happens in the real episodes'
+        out[l] = d
+    return out

@@ -228,7 +228,7 @@ def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, mat
                          actions_match=float(match[k].mean()),
                          real_modes=dict(zip(MODES, mode_distribution(real_modes[sl], MODES).tolist())),
                          wm_modes=dict(zip(MODES, mode_distribution(imag_modes[sl], MODES).tolist())),
-                         tv_distance=tv_distance(mode_distribution(real_modes[sl], MODES) + 1e-12, mode_distribution(imag_modes[sl], MODES) + 1e-12)))
+                         tv_distance=tv_distance(mode_distribution(real_modes[sl], MODES), mode_distribution(imag_modes[sl], MODES))))
     dr, di = mode_distribution(real_modes, MODES), mode_distribution(imag_modes, MODES)
     out = dict(policies=policies, n_episodes=N, per_policy=rows)
     for k in ('pearson', 'spearman', 'mmrv'):          # an undefined metric is null with a sibling '<key>_reason' (and '<key>_ci_reason')
@@ -260,7 +260,8 @@ def scatter_figure(res:dict # result of `evaluate_policies`
                      go.Scatter(x=x, y=y, mode='markers', hovertext=hover, hoverinfo='text', marker=dict(size=9),
                                 error_x=err(x, [q['real_ci'] for q in r]), error_y=err(y, [q['wm_ci'] for q in r]), name='policies')])
     f = lambda k, d: 'undefined' if res[k] is None else f"{res[k]:.{d}f}"     # an undefined metric is null (see `<key>_reason`)
-    fig.update_layout(title=f"r = {f('pearson', 2)}, ρ = {f('spearman', 2)}, MMRV = {f('mmrv', 3)} ({res['n_episodes']} episodes/policy)",
+    n = res['n_episodes']   # the title on two lines: on one, "r = undefined, ρ = undefined, MMRV = undefined (...)" ran off the figure
+    fig.update_layout(title=f"r = {f('pearson', 2)}, ρ = {f('spearman', 2)}, MMRV = {f('mmrv', 3)}<br><sup>{n} episode{'s' if n != 1 else ''} per policy</sup>",
                       xaxis_title='real success rate', yaxis_title='world-model success rate (judge)', width=560, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig

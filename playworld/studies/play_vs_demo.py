@@ -53,6 +53,7 @@ def build_study_data(play:str|Path,       # store of autonomous-play episodes
 # %% ../../nbs/80_studies.play_vs_demo.ipynb #59e23239
 _EVAL_KEYS = ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance', 'real_modes', 'wm_modes',
               'mode_precision_recall', 'judge_success_acc_imagined', 'judge_mode_acc_imagined', 'timing')
+_EVAL_KEYS += tuple(f'{k}_{x}' for k in ('pearson', 'spearman', 'mmrv') for x in ('reason', 'ci_reason'))   # why a metric is null, kept beside it
 
 def replay_summary(df # `replay_by_category` DataFrame
                   )->dict: # {'psnr'|'ssim'|'psnr_copy_last'|'ssim_copy_last': {'h': mean}} of category 'all' (JSON keys: str horizons)
@@ -116,7 +117,8 @@ def scatter_grid(study:dict # `study_metrics` result
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
     ms = list(study)
-    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=[f"{m} ({study[m]['frames']} frames): r = {_f2(study[m]['pearson'])}, "
+    # two lines per title: one line ("demo (48 frames): r = undefined, MMRV = undefined") overran the next panel's
+    fig = make_subplots(rows=1, cols=len(ms), subplot_titles=[f"{m} ({study[m]['frames']} frames)<br>r = {_f2(study[m]['pearson'])}, "
                                                              f"MMRV = {_f2(study[m]['mmrv'])}" for m in ms])
     for i, m in enumerate(ms):
         pp = study[m]['per_policy']
@@ -125,7 +127,7 @@ def scatter_grid(study:dict # `study_metrics` result
                                  marker=dict(color=_COLORS.get(m), size=9), name=m), 1, i + 1)
         fig.update_xaxes(title_text='real success rate', range=[-.05, 1.05], row=1, col=i + 1)
         fig.update_yaxes(title_text='predicted' if i == 0 else None, range=[-.05, 1.05], row=1, col=i + 1)
-    fig.update_layout(height=380, width=380 * len(ms), margin=dict(t=50, b=50, l=40, r=10), showlegend=False)
+    fig.update_layout(height=400, width=380 * len(ms), margin=dict(t=70, b=50, l=40, r=10), showlegend=False)
     return fig
 
 def mode_figure(study:dict # `study_metrics` result

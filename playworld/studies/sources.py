@@ -312,7 +312,9 @@ def wm_figure(models:dict,   # name -> {'replay': `replay_by_source` result, ...
     if pol:
         for i, k in enumerate(pol):
             for j, q in enumerate(('pearson', 'mmrv')):
-                v = models[k]; ax[2].errorbar(j + (i - (len(pol) - 1) / 2) * 0.12, v[q], yerr=[[v[q] - v[f'{q}_ci'][0]], [v[f'{q}_ci'][1] - v[q]]],
+                v = models[k]
+                if v[q] is None or None in (v.get(f'{q}_ci') or [None]): continue   # undefined (a constant side): no marker
+                ax[2].errorbar(j + (i - (len(pol) - 1) / 2) * 0.12, v[q], yerr=[[v[q] - v[f'{q}_ci'][0]], [v[f'{q}_ci'][1] - v[q]]],
                                               fmt='o', color=COLORS.get(k), capsize=3, label=k if j == 0 else None)
         ax[2].set_xticks([0, 1], ['Pearson r (higher better)', 'MMRV (lower better)']); ax[2].axhline(0, color='k', lw=.8)
         ax[2].set_title('as a policy evaluator (95 % bootstrap CI)', fontsize=10); ax[2].legend(fontsize=8)
@@ -339,7 +341,9 @@ def _img(path:Path)->str:
     if not Path(path).exists(): return f'<p><i>missing figure {html.escape(Path(path).name)}</i></p>'
     return f'<img alt="{html.escape(Path(path).stem)}" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(Path(path).read_bytes()).decode()}">'
 
-def _ci(v, ci, fmt='{:.2f}')->str: return f"{fmt.format(v)} [{fmt.format(ci[0])}, {fmt.format(ci[1])}]"
+def _ci(v, ci, fmt='{:.2f}')->str:
+    if v is None: return 'undefined'                                      # a constant side (the JSON's '<key>_reason')
+    return fmt.format(v) + ('' if ci is None or None in ci else f" [{fmt.format(ci[0])}, {fmt.format(ci[1])}]")
 
 def sources_section(m:dict,   # content of tabletop.sources.json
                     out:Path, # the run folder (figures under out/figures)

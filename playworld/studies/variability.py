@@ -105,7 +105,9 @@ def train_seed_models(episodes:list,        # `Episode`s to train on, the same f
 def _pass_record(name, kind, train_seed, s, yi, ys, n_resamples, seconds)->dict:
     boot = policy_bootstrap(yi, ys, n_resamples=n_resamples)
     r = dict(model=name, kind=kind, train_seed=train_seed, sample_seed=int(s), pred=yi.astype(int).tolist(), seconds=round(seconds, 1))
-    for k in METRICS: r[k], r[f'{k}_ci'] = boot[k]['value'], boot[k]['ci']
+    for k in METRICS:
+        r[k], r[f'{k}_ci'] = boot[k]['value'], boot[k]['ci']
+        if 'reason' in boot[k]: r[f'{k}_reason'] = boot[k]['reason']   # why it is null (e.g. every real rate equal: MMRV ranks nothing)
     return r
 
 def variability_eval(base,                   # the base `ActionVideoDenoiser` (the single model usually evaluated)
@@ -170,7 +172,7 @@ def variability_metrics(res:dict # result of `variability_eval`
     ref = kinds['sampling'][0]; mean_pred = every.mean(0)
     metrics = {}
     for key, f in METRICS.items():
-        metrics[key] = dict(reference=ref[key], reference_ci=ref[f'{key}_ci'],
+        metrics[key] = dict(reference=ref[key], reference_ci=ref[f'{key}_ci'], **({'reference_reason': ref[f'{key}_reason']} if f'{key}_reason' in ref else {}),
                             sampling=spread([p[key] for p in kinds['sampling']]), training=spread([p[key] for p in kinds['training']]),
                             all=spread([p[key] for p in ps]), components=variance_components(_grid(ps, key)) if kinds['training'] else None,
                             pooled=f(mean_pred, ys.mean(1)) if len(every) else float('nan'),

@@ -14,7 +14,7 @@ import torch
 from PIL import Image
 from ..core import Episode
 from ..data.store import EpisodeStore, write_episodes, encode_video
-from ..envs.tabletop import TabletopEnv, parse_instruction
+from ..envs.tabletop import TabletopEnv, parse_instruction, HAND_LO, HAND_HI
 from ..wm.env import WorldModelEnv
 from ..wm.model import ActionVideoDenoiser, load_world_model
 from ..assets import default_checkpoint
@@ -23,8 +23,8 @@ from ..core import offline_env
 
 # %% auto #0
 __all__ = ['MOVES', 'ARROWS', 'COMMANDS', 'HOLD_OPEN', 'KEYS_JS', 'CSS', 'DRIFT_STEPS', 'MAX_HOLD_S', 'DIRS', 'safe_path',
-           'command_action', 'sim_pool', 'on_sim_thread', 'FairGate', 'PadMap', 'TeleopSession', 'build_app',
-           'check_port', 'launch', 'load_clients', 'hold_clients', 'burst_fairness', 'bench_teleop']
+           'edge_axes', 'command_action', 'sim_pool', 'on_sim_thread', 'FairGate', 'PadMap', 'TeleopSession',
+           'build_app', 'check_port', 'launch', 'load_clients', 'hold_clients', 'burst_fairness', 'bench_teleop']
 
 # %% ../../nbs/71_ui.teleop.ipynb #ed5d55b0
 def safe_path(root:str|Path, # the configured data folder
@@ -52,6 +52,14 @@ MOVES = {'nw': (-1, 1, 0), 'n': (0, 1, 0), 'ne': (1, 1, 0), 'w': (-1, 0, 0), 'st
 ARROWS = {'nw': '↖', 'n': '↑', 'ne': '↗', 'w': '←', 'stay': '·', 'e': '→', 'sw': '↙', 's': '↓', 'se': '↘',
           'up': '⤒ up', 'down': '⤓ down'}   # button labels
 COMMANDS = tuple(MOVES) + ('grip',)          # everything `TeleopSession.step` accepts
+
+def edge_axes(pos, # (3,) the real hand's (mocap) target after a step, m
+              a    # (4,) the step's [dx, dy, dz, grip] action
+             )->list: # the axes the move pushed against the workspace limits, e.g. ['x+', 'z-'] ([] when none)
+    """Where the tabletop's hand stopped at its workspace box (`HAND_LO` .. `HAND_HI`, the mocap target is clipped to it)
+    while the move pushed further: the real hand stands still there, and a world model may go on moving the imagined one."""
+    pos = np.asarray(pos, float)
+    return [f'{n}{s}' for i, n in enumerate('xyz') for s, hit in (('+', a[i] > 0 and pos[i] >= HAND_HI[i] - 1e-9), ('-', a[i] < 0 and pos[i] <= HAND_LO[i] + 1e-9)) if hit]
 
 def command_action(cmd:str,        # one of `COMMANDS` ('grip' moves nothing; the session flips its gripper)
                    grip:bool,      # gripper closed?
@@ -187,7 +195,7 @@ class TeleopSession:
                 return env, np.stack(fr), info['instruction']
             if S != 64: raise ValueError(f"the 'scene' start renders the tabletop at 64 px; this model is {S} px")
             self.close(); self.real, ctx, instruction = on_sim_thread(make); self._reset_opts = opts
-            self.real_frames, self.real_events, self._real_ctx = [ctx[-1]], [], ctx
+            self.real_frames, self.real_events, self.real_limits, self._real_ctx = [ctx[-1]], [], [], ctx
         elif source == 'episode':
             root = safe_path(self.data_root, store) if store else self.heldout
             if root is None: raise FileNotFoundError("no held-out episode store configured: name a store in the data folder")
@@ -230,8 +238,11 @@ class TeleopSession:
         obs, *_ = self.wm.step(self.pad(a))
         self.history.append(snap); self.frames.append(obs['image']); self.actions.append(self.pad(a))   # history: a deque, max_undo deep
         if self.real is not None:
-            o, _, _, _, info = on_sim_thread(self.real.step, a)
+            def real_step(env=self.real):
+                o, _, _, _, info = env.step(a); return o, info, edge_axes(env.data.mocap_pos[0], a)
+            o, info, edge = on_sim_thread(real_step)
             self.real_frames.append(o['image']); self.real_events.append(info['events'])
+            self.real_limits.append(dict(edge=edge, out_of_reach=bool(info.get('out_of_reach'))))
         self.latency_ms.append(1000 * (time.perf_counter() - t0)); self.step_times.append(time.perf_counter())
         return obs['image']
 
@@ -244,7 +255,7 @@ class TeleopSession:
         w._gen.set_state(g); del w.frames[nf:]
         self.frames.pop(); self.actions.pop()
         if self.real is not None:
-            self.real_frames.pop(); self.real_events.pop()
+            self.real_frames.pop(); self.real_events.pop(); self.real_limits.pop()
             on_sim_thread(self._replay_real)
         return self.frame
 
@@ -289,7 +300,7 @@ class TeleopSession:
         del self.frames[self.n_ctx:], self.actions[self.n_ctx - 1:]
         self.history.clear(); self.grip, self.last_cmd, self.anchor = False, 'stay', 0
         if self.real is not None:
-            del self.real_frames[1:], self.real_events[:]; on_sim_thread(self._replay_real)
+            del self.real_frames[1:], self.real_events[:], self.real_limits[:]; on_sim_thread(self._replay_real)
         return self.frame
 
     def close(self):
@@ -448,6 +459,11 @@ class _Handlers:
             drift = (" — **past ~%d steps the imagined frames drift: re-anchor to the real scene**" % DRIFT_STEPS if s.real is not None
                      else " — **past ~%d steps the imagined frames drift: undo or start again**" % DRIFT_STEPS)
         ev = s.real_events[-1] if s.real is not None and s.real_events else []
+        lim = s.real_limits[-1] if s.real is not None and s.real_limits else {}
+        if lim.get('edge'):   # said even with the real panel hidden: the imagined hand may move on where the real one cannot
+            drift += (f" — **the real hand is at the workspace edge ({', '.join(lim['edge'])}): it stops there, the imagined one "
+                      "may not**")
+        if lim.get('out_of_reach'): drift += " — **a block is out of the hand's reach in the real scene**"
         real = (f" · real sim events: {', '.join(ev) or 'none'}" if s.real is not None else
                 ' · real simulator: only with the scene-reset start (a stored episode or a picture has no real twin)')
         txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · imagined horizon {s.horizon} steps ({s.horizon / fps:.1f} s)"
