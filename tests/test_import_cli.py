@@ -101,3 +101,15 @@ def test_info_v21_and_help(tmp_path, capsys):
     assert (r['format'], r['episodes'], r['action_dim']) == ('mp4-npz', 8, 7)
     rc, _, err = run(capsys, 'info', tmp_path)
     assert rc == 2 and 'is not a dataset this workbench reads' in err
+
+def test_mp4_npz_rate_is_flagged(tmp_path, capsys):
+    """An mp4's rate is its converter's: the Bridge sample's videos say 20 fps, the robot ran at 5 Hz. `info` and the import
+    summary say the rate is the videos' stored one and point to --fps; with --fps the store records it and nothing warns."""
+    src = ROOT/'data_samples'/'bridge_sample'/'train'
+    rc, out, _ = run(capsys, 'info', src)
+    assert rc == 0 and "20 fps (the videos' stored rate, maybe not the robot's: Bridge V2 ran at 5 Hz; set it with --fps)" in out, out
+    rc, out, err = run(capsys, 'import', src, '--out', tmp_path/'a', '--quiet', '--max-episodes', '1')
+    assert rc == 0 and "20 fps (the videos' stored rate" in out and 'playworld: warning:' in err and 'pass --fps' in err, (out, err)
+    rc, out, err = run(capsys, 'import', src, '--out', tmp_path/'b', '--quiet', '--max-episodes', '1', '--fps', '5')
+    assert rc == 0 and out.rstrip().endswith('5 fps') and 'warning' not in err, (out, err)
+    assert EpisodeStore(tmp_path/'b').fps == 5 and EpisodeStore(tmp_path/'a').fps == 20

@@ -12,7 +12,8 @@ from plotly.subplots import make_subplots
 from ..core import atomic_write, write_json
 
 # %% auto #0
-__all__ = ['GLOSSARY', 'TOY_PROFILES', 'build_metrics', 'run_warnings', 'write_report', 'figure_png', 'show_figure']
+__all__ = ['GLOSSARY', 'BEAT_MARGIN_DB', 'TOY_PROFILES', 'build_metrics', 'beaten_by', 'run_warnings', 'write_report',
+           'figure_png', 'show_figure']
 
 # %% ../../nbs/91_app.report.ipynb #71511d43
 def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json written by the evaluate stage
@@ -29,7 +30,7 @@ def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json wr
     if (out/'stages'/'collect.json').exists():
         for d, v in json.loads((out/'stages'/'collect.json').read_text()).items():
             if d in m: m[d]['collect'] = v
-    m['stage_seconds'] = {p.stem: json.loads(p.read_text())['seconds'] for p in sorted((out/'stages').glob('*.done'))}
+    m['stage_seconds'] = {p.stem: json.loads(p.read_text())['seconds'] for p in sorted((out/'stages').glob('*.done'), key=lambda p: p.stat().st_mtime)}   # in run order
     write_json(out/'metrics.json', m)   # strict JSON: an undefined value (NaN from an old producer) is null, never a bare NaN token
     return json.loads((out/'metrics.json').read_text())
 
@@ -61,8 +62,8 @@ def _why(d:dict, k:str, h=None):
 
 # the glossary's terms: anchor -> (term, definition); every table header links to its entry
 GLOSSARY = {
-    'copy-last': ('copy-last', "Baseline that predicts nothing moves: every future frame is the last context frame. A world model that does not beat it has not learned motion."),
-    'shuffled': ('shuffled actions', "The same world model rolled out from the same start, with the episode's actions shuffled in time. If it scores as well as under the real actions, the model ignores the actions."),
+    'copy-last': ('copy-last', "Baseline that predicts nothing moves: every future frame is the last context frame. A world model that does not beat it (by at least 0.1 dB of PSNR) has not learned motion."),
+    'shuffled': ('shuffled actions', "The same world model rolled out from the same start, with the episode's actions shuffled in time. If it scores as well as under the real actions (within 0.1 dB of PSNR), the model ignores the actions."),
     'horizon': ('horizon h', "How far ahead a frame is predicted: h frames after the last context frame, open loop (the model's own predictions fed back). One frame per control step: h = 8 at 20 Hz is 0.4 s ahead."),
     'psnr': ('PSNR', "Peak signal-to-noise ratio between a predicted and the real frame, in dB (10·log10(255² / mean squared error)); higher is better, 100 dB caps an exact copy."),
     'ssim': ('SSIM', "Structural similarity between a predicted and the real frame, in [-1, 1]; 1 is identical. Less sensitive than PSNR to small shifts and brightness."),
@@ -75,6 +76,9 @@ GLOSSARY = {
     'failure-frac': ('fraction with a failure', "The fraction of a training set's episodes in which at least one failure event (missed grasp, slip/drop, collision, topple) happens."),
     'cells': ('hand cells, contact cells', "Coverage of the workspace: the hand's x-y reach is cut into a 10 × 10 grid (3.6 × 3.2 cm cells). Hand cells: how many of the 100 the hand visits in the training set; contact cells: how many it visits with the gripper closed near grasp height. More cells, wider coverage."),
     'success': ('success rate', "Fraction of episodes that succeed: in the real tabletop by the simulator's check, in the world model by the judge on the imagined frames."),
+    'graded': ('graded policies', "The tabletop's scripted expert made worse in known ways, so that their real success rates spread from high to low: expert-v0 (no change), ouS-v0 (time-correlated motion noise of std S action units), noiseS-v0 (white motion noise), releaseP-v0 (lets go early with chance P), wrongP-v0 (goes for another block with chance P), offsetXcm-v0 (grasps X cm off the block), mixed-v0 (a little of each), random-v0 (uniform random actions). Definitions: playworld.envs.policies.GRADED."),
+    'segment': ('segment', "A stretch of a held-out episode replayed open loop: its first frames are the context, then the model predicts up to the longest horizon from the episode's own actions."),
+    'heldout': ('held out', "Episodes kept out of training (the model never saw them), on which the replay numbers are measured."),
     'ci': ('CI', "95 % confidence interval [low, high]: bootstrap over episodes (resampled with replacement) for correlations and MMRV, Wilson for success rates."),
 }
 
@@ -88,12 +92,19 @@ def _glossary(fps:dict)->str:
     rate = ', '.join(f'{d} {v:g} Hz (h = 8: {8 / v:.2f} s)' for d, v in fps.items() if v)
     return f'<h2 id="glossary">Glossary</h2><dl>{items}</dl>' + (f'<p>Frame rates in this run: {rate}.</p>' if rate else '')
 
-def _beaten_by(r:dict, h:str)->list:
-    "The baselines (copy-last, shuffled actions) whose PSNR at horizon h is at least the model's: the CLI's 'does not beat' warning."
+BEAT_MARGIN_DB = 0.1   # a model "beats" a baseline only by at least this much PSNR, dB: 24.677 vs 24.676 is a tie, not a win
+
+def beaten_by(r:dict,   # a replay result: {'psnr': {h: dB}, 'psnr_copy_last': {...}, 'psnr_shuffled_actions': {...}}
+              h:str,    # the horizon, frames (a JSON key)
+              margin:float=BEAT_MARGIN_DB # how much higher the model's PSNR must be to count as better, dB
+             )->list:   # names of the baselines the model does not beat at h ([] when it beats both, or its PSNR is undefined)
+    """The baselines (copy-last, shuffled actions) the model's PSNR at horizon h does not exceed by `margin`: the 'does not
+    beat' warning of the report and of `playworld run`. With no margin a model that ignores its actions would 'beat'
+    shuffled actions by round-off (0.0005 dB) and pass the very test shuffled actions exist for."""
     m = r['psnr'].get(h)
     if _undefined(m): return []
     return [n for k, n in (('psnr_copy_last', 'copy-last'), ('psnr_shuffled_actions', 'shuffled actions'))
-            if not _undefined(r.get(k, {}).get(h)) and r[k][h] >= m]
+            if not _undefined(r.get(k, {}).get(h)) and r[k][h] > m - margin]
 
 def _table(r:dict)->str:
     "HTML table of a replay result: one row per horizon; model vs baselines, and a warning where the model does not beat one."
@@ -107,7 +118,7 @@ def _table(r:dict)->str:
         best = max((v for v in vals if not _undefined(v)), default=None)
         cells = ''.join(f'<td{" class=best" if k.startswith("psnr") and best is not None and r.get(k, {}).get(h) == best else ""}>'
                         f'{_num(r.get(k, {}).get(h), ".2f" if k.startswith("psnr") else ".3f", _why(r, k, h))}</td>' for k, _, _ in cols)
-        lost = _beaten_by(r, h)
+        lost = beaten_by(r, h)
         note = f'<td class=warn>warning: the model does not beat {" or ".join(lost)} at h = {h}</td>' if lost else '<td></td>'
         rows += f'<tr><td>{h}</td>{cells}<td>{r.get("n", {}).get(h, "")}</td>{note}</tr>'
     return f'<table>{head}{rows}</table>'
@@ -125,7 +136,8 @@ def _loss_figure(out:Path, datasets:list)->str:
         if not p.exists(): continue
         h = json.loads(p.read_text())['history']
         fig.add_trace(go.Scatter(x=[x[0] for x in h], y=[x[1] for x in h], name=d, mode='lines'), row=1, col=i+1)
-        fig.update_yaxes(type='log', row=1, col=i+1); fig.update_xaxes(title_text='step', row=1, col=i+1)
+        fig.update_yaxes(type='log', title_text='loss (log scale)' if i == 0 else None, row=1, col=i+1)
+        fig.update_xaxes(title_text='training step', tickformat='d', dtick=1 if h and h[-1][0] <= 10 else None, row=1, col=i+1)   # whole steps: no tick at 0.5
     fig.update_layout(height=320, margin=dict(t=40, b=40, l=40, r=10), showlegend=False)
     return fig.to_html(full_html=False, include_plotlyjs=False)   # plotly.js is inlined once, in the page's <head>
 
@@ -152,7 +164,7 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
     if (pe := t.get('policy_eval')):
         rows = ''.join(f"<tr><td>{html.escape(q['policy'])}</td><td>{est(q, 'real')}</td><td>{est(q, 'wm')}</td></tr>" for q in pe['per_policy'])
         jr = pe.get('judge_on_real', {})
-        parts.append(f"<h2>tabletop: policy evaluation in the world model</h2><p>{len(pe['per_policy'])} graded policies × {pe['n_episodes']} "
+        parts.append(f"<h2>tabletop: policy evaluation in the world model</h2><p>{len(pe['per_policy'])} <a href='#g-graded'>graded policies</a> × {pe['n_episodes']} "
                      f"episodes from the same scenes, real tabletop vs the run's world model (success decided by the judge). "
                      f"<a href='#g-pearson'>Pearson r</a> <b>{est(pe, 'pearson')}</b>, <a href='#g-spearman'>Spearman ρ</a> {est(pe, 'spearman')}, "
                      f"<a href='#g-mmrv'>MMRV</a> <b>{est(pe, 'mmrv')}</b> (<a href='#g-ci'>95 % bootstrap</a> over episodes). The judge on the real frames: "
@@ -165,10 +177,14 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
         parts.append(f"<h2>tabletop: failure prediction</h2><p>Interaction modes of the same rollouts, real vs imagined: <a href='#g-tv'>total variation "
                      f"distance</a> <b>{_num(fl.get('tv_distance'), '.3f', _why(fl, 'tv_distance'))}</b>.</p><table><tr><th>mode</th>{_th('precision', 'precision')}{_th('recall', 'precision')}{_th('support (real)', 'precision')}{_th('predicted', 'precision')}</tr>{pr}</table>")
     if (st := t.get('study')):
-        rows = ''.join(f"<tr><td>{m}</td><td>{v['frames']}</td><td>{est(v, 'pearson')}</td><td>{est(v, 'spearman')}</td>"
+        # the longest horizon every mixture's replay reaches (16 in real runs; a toy run's short episodes stop at 8)
+        hs = set.intersection(*[{h for h, x in v['replay']['psnr'].items() if not _undefined(x)} for v in st.values()]) or {'16'}
+        H = '16' if '16' in hs else max(hs, key=int)
+        fr = lambda v: f"{v['frames']}" + (f" (budget {v['budget']})" if 'budget' in v else '')   # whole episodes: near the budget, not on it
+        rows = ''.join(f"<tr><td>{m}</td><td>{fr(v)}</td><td>{est(v, 'pearson')}</td><td>{est(v, 'spearman')}</td>"
                        f"<td>{est(v, 'mmrv')}</td><td>{_num(v.get('tv_distance'), '.3f', _why(v, 'tv_distance'))}</td>"
-                       f"<td>{_num(v['replay']['psnr'].get('16'), '.2f', 'no replay reaches h = 16')}</td>"
-                       f"<td>{_num(v['replay']['psnr_copy_last'].get('16'), '.2f', 'no replay reaches h = 16')}</td></tr>" for m, v in st.items())
+                       f"<td>{_num(v['replay']['psnr'].get(H), '.2f', f'no replay reaches h = {H}')}</td>"
+                       f"<td>{_num(v['replay']['psnr_copy_last'].get(H), '.2f', f'no replay reaches h = {H}')}</td></tr>" for m, v in st.items())
         cov = ''.join(f"<tr><td>{m}</td>" + ''.join(f"<td>{_num(v['scaling'][-1]['coverage'].get(k), spec, 'not measured')}</td>" for k, spec in
                       (('episodes', '.0f'), ('success_rate', '.2f'), ('any_failure_frac', '.2f'), ('region_cells', '.0f'), ('contact_cells', '.0f'),
                        ('n_instructions', '.0f'))) + '</tr>' for m, v in st.items())
@@ -177,9 +193,9 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                    "(<code>standard</code>, <code>full</code>) draw PSNR, Pearson r, MMRV and mode TV against training frames here.</p>") if one else fig(scaling_figure(st))
         parts.append("<h2>The PlayWorld study: demo vs play vs mixed training data</h2><p>One world model per mixture and frame budget, trained "
                      "from scratch with the same settings; all evaluated on the same real rollouts of the graded policies (fresh scenes: "
-                     "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>frames</th>"
-                     f"{_th('Pearson r', 'pearson')}{_th('Spearman ρ', 'spearman')}{_th('MMRV', 'mmrv')}{_th('mode TV', 'tv')}{_th('PSNR@16', 'psnr')}"
-                     f"{_th('copy-last PSNR@16', 'copy-last')}</tr>{rows}</table>"
+                     "held out for every model). Headline = the largest budget.</p><table><tr><th>mixture</th><th>training frames</th>"
+                     f"{_th('Pearson r', 'pearson')}{_th('Spearman ρ', 'spearman')}{_th('MMRV', 'mmrv')}{_th('mode TV', 'tv')}{_th(f'PSNR@{H}', 'psnr')}"
+                     f"{_th(f'copy-last PSNR@{H}', 'copy-last')}</tr>{rows}</table>"
                      "<h3>Scaling with data size</h3>" + scaling + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
                      "main model's and each study model's imagined rollout (every 4th frame, same actions, same start; rows labelled, columns in seconds).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
                      "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
@@ -205,7 +221,7 @@ def run_warnings(metrics:dict # from `build_metrics`
         if m.get('train_steps_planned', 0) > m.get('train_steps', 0):
             out.append((d, f"{d} training was cut by its time limit at {m['train_steps']} of {m['train_steps_planned']} steps"))
         for h in m['replay'].get('psnr', {}):
-            if (lost := _beaten_by(m['replay'], h)): out.append((d, f"the {d} world model does not beat {' or '.join(lost)} at horizon {h}"))
+            if (lost := beaten_by(m['replay'], h)): out.append((d, f"the {d} world model does not beat {' or '.join(lost)} at horizon {h}"))
     return out
 
 def write_report(out:str|Path, # run folder DIR
@@ -227,19 +243,19 @@ def write_report(out:str|Path, # run folder DIR
         parts.append('<div class=warnbox><b>Warnings</b> (also beside the numbers they qualify):<ul>' + ''.join(f'<li>{html.escape(t)}</li>' for _, t in w) + '</ul></div>')
     rows = ''.join(f'<tr><td>{d}</td><td>{metrics[d]["episodes"]}</td><td>{metrics[d]["held_out_episodes"]}</td>'
                    f'<td>{_steps(metrics[d])}</td><td>{_num(metrics[d].get("train_seconds"), ".1f")}</td></tr>' for d in datasets)
-    if rows: parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th><th>held out</th><th>train steps</th>'
+    if rows: parts.append('<h2>Summary</h2><table><tr><th>dataset</th><th>episodes</th>' + _th('held out', 'heldout') + '<th>train steps</th>'
                  f'<th>train seconds</th></tr>{rows}</table>')
     if (out/'figures'/'tabletop_play_strip.png').exists():
         c = metrics.get('tabletop', {}).get('collect', {})
         parts.append(f'<h2>Tabletop play</h2><p>{c.get("episodes", "?")} attempts, <a href="#g-success">success rate</a> '
-                     f'{_num(c.get("success_rate"), ".2f", "not recorded")}; the strip shows the first {min(4, c.get("episodes") or 4)}, one row each (labelled with its outcome), every few frames '
+                     f'{_num(c.get("success_rate"), ".2f", "not recorded")}; the strip shows the first {min(4, c.get("episodes") or 4)}, one row each (labelled with its instruction and outcome), every few frames '
                      '(columns: time since the start, s).</p>' + _img(out/'figures'/'tabletop_play_strip.png'))
     for d in datasets:
         r, md = metrics[d]['replay'], metrics[d]
         cut = (f'<p class=warn>warning: this model trained {md["train_steps"]} of {md["train_steps_planned"]} steps (cut by its time limit); '
                'its numbers are those of an under-trained model.</p>') if md.get('train_steps_planned', 0) > md['train_steps'] else ''
         parts.append(f'<h2>{d}: open-loop replay of held-out episodes</h2>{cut}{_table(r)}'
-                     '<p>Strip: per segment three rows, labelled: the real frames, the world model under the real actions, '
+                     '<p>Strip: per <a href="#g-segment">segment</a> three rows, labelled: the real frames, the world model under the real actions, '
                      'the same model under <a href="#g-shuffled">shuffled actions</a>; columns: <a href="#g-horizon">frames after the '
                      'last context frame</a> (+0 = that frame) and seconds.</p>' + _img(out/'figures'/f'{d}_replay_strip.png'))
         for t, rt in sorted(r.get('per_task', {}).items()):
@@ -249,7 +265,9 @@ def write_report(out:str|Path, # run folder DIR
     if datasets: parts.append('<h2>Training</h2>' + _loss_figure(out, datasets))
     st = metrics.get('stage_seconds', {})
     parts.append('<h2>Stages</h2><table><tr><th>stage</th><th>seconds</th><th>executed notebook</th></tr>' + ''.join(
-        f'<tr><td>{s}</td><td>{_num(v, ".0f")}</td><td><a href="notebooks/{s}.ipynb">notebooks/{s}.ipynb</a></td></tr>' for s, v in st.items()) + '</table>')
+        f'<tr><td>{s}</td><td>{_num(v, ".0f")}</td><td><a href="notebooks/{s}.ipynb">notebooks/{s}.ipynb</a></td></tr>' for s, v in st.items())
+        + (f'<tr><td><b>all stages</b></td><td><b>{sum(st.values()):.0f}</b></td><td>(this report\'s own stage is not in it)</td></tr>' if st else '') + '</table>'
+        + '<p>In the order they ran. A stage\'s seconds include starting its kernel and its imports, so a training stage takes longer than its model\'s train seconds.</p>')
     parts.append(_glossary({d: metrics[d].get('fps') for d in datasets}))
     css = ('body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}'
            'table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}'

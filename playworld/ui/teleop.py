@@ -466,7 +466,7 @@ class _Handlers:
         if lim.get('out_of_reach'): drift += " — **a block is out of the hand's reach in the real scene**"
         real = (f" · real sim events: {', '.join(ev) or 'none'}" if s.real is not None else
                 ' · real simulator: only with the scene-reset start (a stored episode or a picture has no real twin)')
-        txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · imagined horizon {s.horizon} steps ({s.horizon / fps:.1f} s)"
+        txt = (f"**{s.instruction or '(no instruction)'}** — step {s.steps} · imagined horizon {s.horizon} step{'' if s.horizon == 1 else 's'} ({s.horizon / fps:.2f} s)"
                f"{drift} · gripper {'closed' if s.grip else 'open'}{' · last move ' + ARROWS[s.last_cmd] if s.steps else ''}{live}{lat}{real if side else ''}"
                f"  \n<small>session {s.id}</small>")
         return s, s.frame, (s.real_frame if side else None), txt
