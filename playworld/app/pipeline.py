@@ -175,7 +175,10 @@ def stage_overrides(plan:list,     # [(stage, notebook, parameters)], e.g. `stag
                                  f"{', '.join(k for k in decl if k != 'out_dir')}")
             t = decl[prm]['inferred_type_name']; opt = t.startswith('Optional[')
             tp = _DECLARED.get(t[9:-1] if opt else t, typing.Any); tp = tp | None if opt and tp is not typing.Any else tp
-            p[prm] = coerce(json.loads(text) if tp is typing.Any and text[:1] in '[{0123456789-' else text, tp, f'{where} {s}.{prm}')
+            if tp is typing.Any:   # an unannotated parameter: JSON when the text is JSON (numbers, lists), else the text itself
+                try: text = json.loads(text)
+                except json.JSONDecodeError: pass
+            p[prm] = coerce(text, tp, f'{where} {s}.{prm}')
     return plan
 
 def run_pipeline(profile:str='smoke', # a key of `PROFILES`
