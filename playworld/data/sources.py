@@ -214,11 +214,12 @@ def _rollback(out:Path, existed:bool, saved:dict, start_file:int|None):
     if start_file is not None: clean_uncommitted(out, start_file)
 
 # %% ../../nbs/23_data.sources.ipynb #2d9870a8
+_MP4_RATE = "the videos' stored rate, maybe not the robot's: Bridge V2 ran at 5 Hz; set it with --fps"   # an mp4's rate is its converter's
+
 def _fps_text(r:dict, given=None)->str:
     "The frame rate as the CLI prints it; for mp4+npz without --fps, marked as the videos' stored rate (not necessarily the robot's)."
     t = f"{float(r['fps']):g} fps" if not isinstance(r['fps'], list) else f"{r['fps']} fps (differs between videos)"
-    return t + (" (the videos' stored rate, maybe not the robot's: Bridge V2 ran at 5 Hz; set it with --fps)"
-                if r.get('format') == 'mp4-npz' and given is None else '')
+    return t + (f" ({_MP4_RATE})" if r.get('format') == 'mp4-npz' and given is None else '')
 
 def _cmd_import(a):
     "playworld import: a dataset into an episode store."
@@ -239,8 +240,7 @@ def _cmd_import(a):
           + (f", resumed after {r['resumed_from']}" if r['resumed_from'] else '') + "), cameras "
           + ', '.join(f"{k.removeprefix(IMAGE_PREFIX)} {h}x{w}" for k, (h, w) in r['cameras'].items()) + f", {_fps_text(r, a.fps)}")
     if r['format'] == 'mp4-npz' and a.fps is None:   # an mp4's rate is whatever its converter wrote, not the robot's control rate
-        print(f"playworld: warning: {a.src}: recorded at the videos' stored {float(r['fps']):g} fps; mp4+npz converters often store a "
-              f"rate that is not the robot's (Bridge V2 ran at 5 Hz, its sample's videos say 20): pass --fps with the real rate", file=sys.stderr)
+        print(f"playworld: warning: {a.src}: recorded at {float(r['fps']):g} fps, {_MP4_RATE} (pass --fps with the real rate)", file=sys.stderr)
 
 def _cmd_info(a):
     "playworld info: summarize a store or dataset without importing."
