@@ -13,9 +13,10 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'PSNR_CAP', 'CKPT_KINDS',
-           'to_model', 'to_frames', 'Episode', 'camera_key', 'seed_everything', 'derive_seed', 'get_device',
-           'native_bf16', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path', 'check_writable', 'json_ready',
-           'write_json', 'psnr', 'ssim', 'load_checkpoint_file', 'frame_strip', 'save_png']
+           'to_model', 'to_frames', 'Episode', 'camera_key', 'tile_views', 'split_views', 'seed_everything',
+           'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path',
+           'check_writable', 'json_ready', 'write_json', 'psnr', 'ssim', 'load_checkpoint_file', 'frame_strip',
+           'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -106,6 +107,30 @@ def camera_key(name:str)->str: # 'front' or 'observation.images.front' -> 'obser
     "The LeRobot feature key of a camera given by its short name or its key."
     if not isinstance(name, str) or not name.strip(): raise ValueError(f"camera name must be a non-empty string, got {name!r}")
     return name if name.startswith(IMAGE_PREFIX) else IMAGE_PREFIX + name
+
+# %% ../nbs/00_core.ipynb #c03b2599
+def tile_views(ep:Episode,            # an episode with every camera in `keys`
+               keys:list|None=None,   # camera keys or short names, canvas order (None: all, the primary first)
+              )->np.ndarray:          # (T, H, V·W, 3) uint8: the views side by side, left to right
+    """One canvas per frame with the cameras `keys` side by side: the frame a multi-camera world model predicts.
+    KeyError naming the episode's cameras when one is missing; ValueError when the views differ in size (fit them first,
+    e.g. `playworld import --size HxW`)."""
+    ks = [camera_key(k) for k in keys] if keys else ep.camera_keys
+    miss = [k for k in ks if k not in ep.cameras]
+    if miss: raise KeyError(f"episode has no camera {miss}; it has {ep.camera_keys}")
+    shapes = {k: ep.cameras[k].shape[1:3] for k in ks}
+    if len(set(shapes.values())) > 1: raise ValueError(f"cameras differ in size {shapes}: a canvas needs equal views (import with --size HxW)")
+    return ep.cameras[ks[0]] if len(ks) == 1 else np.concatenate([ep.cameras[k] for k in ks], axis=2)
+
+def split_views(canvas,       # (..., H, V·W, C) array, or with `channels_first` (..., C, H, V·W)
+                n_views:int,  # V
+                channels_first:bool=False,
+               )->list:       # V arrays (..., H, W, C) (or (..., C, H, W)), left to right
+    "The V views of a canvas (inverse of `tile_views`); ValueError when the width is not V equal views."
+    ax = -1 if channels_first else -2; W = canvas.shape[ax]
+    if n_views < 1 or W % n_views: raise ValueError(f"canvas width {W} is not {n_views} equal views")
+    w = W // n_views
+    return [canvas[..., v*w:(v+1)*w] if channels_first else canvas[..., v*w:(v+1)*w, :] for v in range(n_views)]
 
 # %% ../nbs/00_core.ipynb #7d49b692
 def seed_everything(seed:int # seed for python, numpy and torch

@@ -11,8 +11,8 @@ from pathlib import Path
 __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl_parser', 'add_bench_collect_parser',
            'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_import_parser',
            'add_info_parser', 'add_bench_import_parser', 'add_coverage_parser', 'add_replay_categories_parser',
-           'add_study_parser', 'add_policy_parser', 'add_train_judge_parser', 'add_judge_parser', 'add_real_parser',
-           'build_parser', 'main']
+           'replay_report', 'add_replay_parser', 'add_study_parser', 'add_policy_parser', 'add_train_judge_parser',
+           'add_judge_parser', 'add_real_parser', 'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -468,6 +468,64 @@ def add_replay_categories_parser(sub # the `evaluate` group's `add_subparsers()`
     p.set_defaults(func=_cmd_replay_categories)
     return p
 
+# %% ../../nbs/99_app.cli.ipynb #2bee319c
+def replay_report(checkpoint:str|Path,  # world-model folder
+                  data:str|Path,        # episode store or any dataset folder (`data.sources.load_episodes`)
+                  heldout_of:str|Path|None=None, # a training run's folder: replay only the episodes its split.json held out
+                  horizons:tuple=(1, 4, 8, 16), stride:int=4, seed:int=0,
+                 )->dict:               # {'checkpoint', 'data', 'episodes', 'horizons', h: {...}, 'per_camera': {...}}
+    """Open-loop replay of a world model on held-out episodes against copy-last and shuffled actions, with the paired
+    bootstrap interval of each margin, overall and per camera (`eval.replay.replay_eval`). The model's cameras are read
+    from the data; ValueError naming the run's split when it was made on other data."""
+    from playworld.wm.model import load_world_model
+    from playworld.eval.replay import replay_eval
+    from playworld.data.sources import load_episodes
+    m = load_world_model(checkpoint); cams = getattr(m.config, 'cameras', None)
+    eps = load_episodes(data, list(cams) if cams else None); idx = list(range(len(eps)))
+    if heldout_of is not None:
+        sp = Path(heldout_of)/'split.json'
+        if not sp.is_file(): raise FileNotFoundError(f"--heldout-of {heldout_of}: no split.json there (written by playworld train)")
+        s = json.loads(sp.read_text()); idx = s['val']
+        if not idx: raise ValueError(f"{sp}: the run held out no episode (val_frac 0)")
+        if max(idx) >= len(eps): raise ValueError(f"{sp} holds out episodes {idx}, but {data} has {len(eps)}: the split was made on other data ({s.get('data')})")
+    r = replay_eval(m, [eps[i] for i in idx], tuple(horizons), stride=stride, seed=seed, n_strip=0, margin_ci=True)
+    row = lambda d: {h: dict(psnr=d['psnr'][h], psnr_copy_last=d['psnr_copy_last'][h], psnr_shuffled_actions=d['psnr_shuffled_actions'][h],
+                             ssim=d['ssim'][h], n=d['n'][h], margin_copy_last=d['margin']['copy_last'][h], margin_shuffled_actions=d['margin']['shuffled_actions'][h])
+                     for h in horizons if h in d['psnr']}
+    return dict(checkpoint=str(checkpoint), data=str(data), episodes=idx, horizons=list(horizons), overall=row(r),
+                per_camera={c: row(d) for c, d in r.get('per_camera', {}).items()})
+
+def _replay_lines(rep:dict)->list: # printable table lines of `replay_report`
+    "One line per (camera, horizon): PSNR of the model and both baselines, and each margin with its interval."
+    f = lambda m: f"{m['mean']:+.2f} [{m['ci'][0]:+.2f}, {m['ci'][1]:+.2f}]"
+    out = [f"{'view':<28} {'h':>3} {'model':>7} {'copy':>7} {'shuffled':>8}  {'vs copy-last (95% CI)':<24} {'vs shuffled actions (95% CI)':<24} n"]
+    for name, rows in [('all cameras' if rep['per_camera'] else 'frame', rep['overall'])] + list(rep['per_camera'].items()):
+        for h, d in rows.items():
+            out.append(f"{name.removeprefix('observation.images.'):<28} {h:>3} {d['psnr']:7.2f} {d['psnr_copy_last']:7.2f} {d['psnr_shuffled_actions']:8.2f}  "
+                       f"{f(d['margin_copy_last']):<24} {f(d['margin_shuffled_actions']):<24} {d['n']}")
+    return out
+
+def _cmd_replay(a):
+    "playworld evaluate replay: replay metrics with margins per camera; prints the table or JSON."
+    rep = replay_report(a.checkpoint, a.data, a.heldout_of, tuple(a.horizons), a.stride, a.seed)
+    if a.out: write_json(a.out, rep)
+    if a.json: print(json.dumps(json_ready(rep)))
+    else: print(f"{a.checkpoint} on {len(rep['episodes'])} episodes of {a.data} (PSNR dB; margins: per-episode means, paired bootstrap over episodes)"); print('\n'.join(_replay_lines(rep)))
+    return rep
+
+def add_replay_parser(sub # the `evaluate` group's `add_subparsers()` object
+                     )->argparse.ArgumentParser: # the new subparser (its `func` runs the command)
+    "Register `playworld evaluate replay --checkpoint DIR --data STORE ...`."
+    p = sub.add_parser('replay', help='open-loop replay PSNR of a world model vs copy-last and shuffled actions, per camera, with intervals')
+    p.add_argument('--checkpoint', required=True, help='world model folder')
+    p.add_argument('--data', required=True, help='episode store or dataset folder (its cameras are read as the model needs them)')
+    p.add_argument('--heldout-of', default=None, help="a training run's folder: replay only the episodes its split.json held out")
+    p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
+    p.add_argument('--stride', type=int, default=4, help='frames between start points in an episode')
+    p.add_argument('--seed', type=int, default=0); p.add_argument('--json', action='store_true'); p.add_argument('--out', default=None, help='also write the JSON here')
+    p.set_defaults(func=_cmd_replay)
+    return p
+
 # %% ../../nbs/99_app.cli.ipynb #6c0bcb8a
 def _ints(s:str # comma-separated integers, e.g. '3000,6000'
          )->list:  # the integers, each >= 1
@@ -713,7 +771,7 @@ def build_parser()->argparse.ArgumentParser:
     for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser, add_bench_import_parser): add(bs)
     ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
-    for add in (add_coverage_parser, add_replay_categories_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
+    for add in (add_coverage_parser, add_replay_categories_parser, add_replay_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
     for add in (add_collect_parser, add_import_parser, add_info_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     for s in (sub, bs, es):   # each command knows its own parser: `main` reports an unknown option with that command's usage
         for c in s.choices.values(): c.set_defaults(_parser=c)

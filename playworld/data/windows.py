@@ -8,7 +8,8 @@ import warnings
 import numpy as np
 import torch
 from torch.utils.data import Dataset
-from ..core import Episode
+import dataclasses
+from ..core import Episode, tile_views, split_views
 
 # %% auto #0
 __all__ = ['WindowDataset', 'split_episodes']
@@ -18,12 +19,22 @@ class WindowDataset(Dataset):
     "Torch dataset of world-model training windows over episodes; ValueError on bad sizes or no usable episode."
     def __init__(self, episodes,     # list of `Episode` (or an `EpisodeStore`), same frame size and action dim
                  n_ctx:int,          # context frames per window
-                 horizon:int=1):     # target frames per window
+                 horizon:int=1,      # target frames per window
+                 cameras:list|None=None, # cameras tiled into each frame (`core.tile_views`), canvas order (None: the primary camera)
+                 augment_shift:int=0,    # random translation of each window, up to this many px per axis and view (0: none)
+                 augment_jitter:float=0.0, # random brightness, contrast and saturation factors in [1 - j, 1 + j] per window (0: none)
+                ):
         if int(n_ctx) != n_ctx or n_ctx < 1: raise ValueError(f"n_ctx must be an int >= 1, got {n_ctx!r}")
+        if int(augment_shift) != augment_shift or augment_shift < 0: raise ValueError(f"augment_shift must be an int >= 0, got {augment_shift!r}")
+        if not 0 <= augment_jitter < 1: raise ValueError(f"augment_jitter must be in [0, 1), got {augment_jitter!r}")
+        self.shift, self.jitter = int(augment_shift), float(augment_jitter)
+        self.n_views = len(cameras) if cameras else 1
         if int(horizon) != horizon or horizon < 1: raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
         self.n_ctx, self.horizon = int(n_ctx), int(horizon); L = self.n_ctx + self.horizon
         eps = list(episodes.load_all() if hasattr(episodes, 'load_all') else episodes)
         if not eps: raise ValueError("episodes is empty")
+        if cameras:   # the canvas becomes each episode's frames (labels kept)
+            eps = [dataclasses.replace(e, frames=None, cameras={e.camera_keys[0]: tile_views(e, cameras)}) if isinstance(e, Episode) else e for e in eps]
         for i, e in enumerate(eps):
             if not isinstance(e, Episode): raise TypeError(f"episodes[{i}] must be an Episode, got {type(e).__name__}")
             if e.frames.shape[1:] != eps[0].frames.shape[1:] or e.actions.shape[1] != eps[0].actions.shape[1]:
@@ -49,8 +60,31 @@ class WindowDataset(Dataset):
         "Window `i`: context (n_ctx, 3, H, W), actions (n_ctx+horizon-1, A), target (horizon, 3, H, W); floats in [-1, 1]."
         s = int(self._start[i]); n, L = self.n_ctx, self.n_ctx + self.horizon
         x = self._f[s:s+L].astype(np.float32); x *= 1 / 127.5; x -= 1   # (L, 3, H, W) in [-1, 1]
+        if self.shift or self.jitter: x = self._augment(x)
         x = torch.from_numpy(x)
         return dict(context=x[:n], actions=self.actions[s:s+L-1], target=x[n:])
+
+    def _augment(self, x:np.ndarray)->np.ndarray: # (L, 3, H, W) float32 in [-1, 1] -> the same, augmented
+        """The same random change for every frame of the window, so what an action does stays what it does (no flips, no
+        time reversal): a translation by up to `shift` px (edge pixels repeated), per view, and colour jitter (brightness,
+        contrast, saturation factors, torchvision's ColorJitter definitions; torchvision does not import beside our torch)."""
+        g = torch.randint(0, 2**31 - 1, (1,)).item(); rng = np.random.default_rng(g)   # torch's seeded RNG drives it
+        if self.shift:
+            k = self.shift; views = []
+            for v in split_views(x, self.n_views, channels_first=True):
+                dy, dx = rng.integers(-k, k + 1, 2); H, W = v.shape[-2:]
+                p = np.pad(v, ((0, 0), (0, 0), (k, k), (k, k)), mode='edge')
+                views.append(p[..., k+dy:k+dy+H, k+dx:k+dx+W])
+            x = np.concatenate(views, -1) if len(views) > 1 else views[0]
+        if self.jitter:
+            b, c, s = 1 + rng.uniform(-self.jitter, self.jitter, 3); y = (x + 1) / 2   # [0, 1]
+            y = y * b
+            grey = (0.299 * y[:, 0] + 0.587 * y[:, 1] + 0.114 * y[:, 2])[:, None]
+            y = (y - grey.mean((1, 2, 3), keepdims=True)) * c + grey.mean((1, 2, 3), keepdims=True)
+            grey = (0.299 * y[:, 0] + 0.587 * y[:, 1] + 0.114 * y[:, 2])[:, None]
+            y = (y - grey) * s + grey
+            x = np.clip(y, 0, 1) * 2 - 1
+        return np.ascontiguousarray(x, dtype=np.float32)
 
 # %% ../../nbs/22_data.windows.ipynb #bb35bd32
 def split_episodes(episodes:list,    # episodes (any items)

@@ -71,29 +71,36 @@ def replay_eval(model:ActionVideoDenoiser,
                 n_strip:int=4,             # segments to keep for a frame strip (0: no strip)
                 margin_ci:bool=False,      # also 'margin': PSNR gain over each baseline per h, with a 95 % bootstrap CI over episodes
                )->dict:                    # metrics (see below) and 'strip' (H', W', 3) uint8 real/predicted/copy-last rows
-    "Open-loop replay metrics: {'psnr'|'ssim'|'psnr_copy_last'|'ssim_copy_last'|'psnr_shuffled_actions'|'ssim_shuffled_actions': {h: mean}, 'n': {h: count}, 'per_task': {task: {...}}}."
+    """Open-loop replay metrics: {'psnr'|'ssim'|'psnr_copy_last'|'ssim_copy_last'|'psnr_shuffled_actions'|'ssim_shuffled_actions':
+    {h: mean}, 'n': {h: count}, 'per_task': {task: {...}}}; for a multi-camera model also 'per_camera': {camera key: the
+    same metrics (and 'margin') on that camera's view alone}, the top-level ones being over the whole canvas. Episodes are
+    seen as the model sees them (`model_episode`: its cameras tiled); ValueError/KeyError naming a size, action dimension
+    or camera that does not fit."""
+    from playworld.wm.model import model_episode
+    from playworld.core import split_views
     if not episodes: raise ValueError("no held-out episodes to replay")
-    size = model.config.size
-    for ep in episodes:
-        if ep.frames.shape[1:3] != (size, size): raise ValueError(f"episode frames are {ep.frames.shape[1:3]}, the model expects ({size}, {size})")
-        if ep.actions.shape[1] != model.config.action_dim: raise ValueError(f"episode actions have dim {ep.actions.shape[1]}, the model expects {model.config.action_dim}")
+    episodes = [model_episode(ep, model) for ep in episodes]
+    V, cams = model.config.n_views if hasattr(model.config, 'n_views') else 1, getattr(model.config, 'cameras', None)
     n, H = model.config.n_ctx, max(horizons)
     segs = replay_segments(episodes, n, H, stride)
     if not segs: raise ValueError(f"no episode is longer than the {n} context frames")
     pred = _batched_rollout(model, episodes, segs, H, n_steps, seed=seed)
     shuf = _batched_rollout(model, episodes, segs, H, n_steps, np.random.default_rng(seed), seed=seed)
     per = defaultdict(lambda: defaultdict(list))   # (task, metric, h) -> values
+    per_cam = defaultdict(lambda: defaultdict(list))   # camera key -> (metric, h) -> values (multi-camera models)
     ep_of = defaultdict(list)                      # h -> episode index of each value in per['all'][(metric, h)]
+    def add(d, p, last, sh, real, h):
+        d[('psnr', h)].append(psnr(p, real)); d[('ssim', h)].append(ssim(p, real))
+        d[('psnr_copy_last', h)].append(psnr(last, real)); d[('ssim_copy_last', h)].append(ssim(last, real))
+        d[('psnr_shuffled_actions', h)].append(psnr(sh, real)); d[('ssim_shuffled_actions', h)].append(ssim(sh, real))
     for k, (i, s, L) in enumerate(segs):
         ep = episodes[i]; last = ep.frames[s+n-1]
         for h in horizons:
             if h > L: continue
             real = ep.frames[s+n-1+h]; ep_of[h].append(i)
-            for task in ('all', ep.task or 'none'):
-                d = per[task]
-                d[('psnr', h)].append(psnr(pred[k, h-1], real)); d[('ssim', h)].append(ssim(pred[k, h-1], real))
-                d[('psnr_copy_last', h)].append(psnr(last, real)); d[('ssim_copy_last', h)].append(ssim(last, real))
-                d[('psnr_shuffled_actions', h)].append(psnr(shuf[k, h-1], real)); d[('ssim_shuffled_actions', h)].append(ssim(shuf[k, h-1], real))
+            for task in ('all', ep.task or 'none'): add(per[task], pred[k, h-1], last, shuf[k, h-1], real, h)
+            if V > 1:
+                for c, *views in zip(cams, *(split_views(x, V) for x in (pred[k, h-1], last, shuf[k, h-1], real))): add(per_cam[c], *views, h)
     def summarise(d):
         # a frame reproduced exactly scores PSNR_CAP dB (see `psnr`), so means stay finite
         r = {m: {h: float(np.mean(d[(m, h)])) for h in horizons if d[(m, h)]}
@@ -102,6 +109,7 @@ def replay_eval(model:ActionVideoDenoiser,
         return r
     res = summarise(per['all'])
     res['per_task'] = {t: summarise(d) for t, d in per.items() if t != 'all'}
+    if V > 1: res['per_camera'] = {c: dict(summarise(per_cam[c]), **({'margin': _margins(per_cam[c], ep_of, horizons, seed)} if margin_ci else {})) for c in cams}
     if margin_ci: res['margin'] = _margins(per['all'], ep_of, horizons, seed)
     rows = []
     for k in range(min(n_strip, len(segs))):

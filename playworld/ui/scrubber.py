@@ -13,10 +13,10 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from PIL import Image, ImageDraw
-from ..core import Episode, to_model, to_frames
+from ..core import Episode, to_model, to_frames, split_views
 from ..data.store import EpisodeStore
 from ..eval.replay import psnr, ssim
-from ..wm.model import ActionVideoDenoiser, rollout, load_world_model
+from ..wm.model import ActionVideoDenoiser, rollout, load_world_model, model_episode
 from ..assets import default_checkpoint, default_heldout
 
 # %% auto #0
@@ -27,8 +27,8 @@ def replay_episode(model:ActionVideoDenoiser, # world model; its config fixes n_
                    ep:Episode,   # episode with T > n_ctx frames and actions (T, A)
                    seed:int=0,   # sampling-noise seed
                   )->np.ndarray: # (T, H, W, 3) uint8: the n_ctx real context frames, then T - n_ctx predicted frames
-    "Open-loop replay of a whole episode from its first n_ctx frames; ValueError when the episode is too short."
-    n = model.config.n_ctx
+    "Open-loop replay of a whole episode from its first n_ctx frames (a multi-camera model's canvas: `model_episode`); ValueError when the episode is too short."
+    ep, n = model_episode(ep, model), model.config.n_ctx
     if len(ep) <= n: raise ValueError(f"episode has {len(ep)} frames; the model needs more than n_ctx={n}")
     ctx = to_model(torch.from_numpy(ep.frames[None, :n]))                     # (1, n, 3, H, W)
     acts = torch.from_numpy(ep.actions[None, :-1].astype(np.float32))          # (1, T-1, A): action t drives frame t+1
@@ -117,7 +117,10 @@ class Scrubber:
             if self.episode_index is not None and getattr(self, 'episode', None) is not None:
                 raise ValueError("this scrubber scrubs the precomputed predictions it was given; make a new Scrubber for another episode")
             preds = [np.asarray(p) for p in self._predicted]
-        else: preds = [replay_episode(m, ep, self.seed) for m in self.models]
+        else:
+            if self.models: ep = model_episode(ep, self.models[0])   # a multi-camera model: the canvas of its cameras
+            preds = [replay_episode(m, ep, self.seed) for m in self.models]
+        self.views = list(getattr(self.models[0].config, 'cameras', None) or []) if self.models else []
         for p in preds:
             if p.shape != ep.frames.shape: raise ValueError(f"a prediction has shape {p.shape}; the episode's frames are {ep.frames.shape}")
         self.episode, self.preds = ep, preds
@@ -156,8 +159,12 @@ class Scrubber:
         panels += [heatmap(real, p[t]) for p in self.preds]; labels += [f'|err| {n}' for n in self.names]
         return panels, labels
 
-    def image_array(self, t:int|None=None)->np.ndarray: # (14 + 4H, P*(4W+4) - 4, 3) uint8 composite of frame t
-        return composite(*self._panels(self._t if t is None else t), scale=self.scale)
+    def image_array(self, t:int|None=None)->np.ndarray: # (14 + 4H, P*(4W+4) - 4, 3) uint8 composite of frame t (one such row per camera)
+        panels, labels = self._panels(self._t if t is None else t)
+        if len(self.views) < 2: return composite(panels, labels, scale=self.scale)
+        rows = [composite([v[k] for v in (split_views(p, len(self.views)) for p in panels)], [f"{c.removeprefix('observation.images.')}: {l}" for l in labels], scale=self.scale)
+                for k, c in enumerate(self.views)]   # one row per camera, the same panels
+        return np.concatenate([np.concatenate([r, np.full((4,) + r.shape[1:], 255, np.uint8)]) for r in rows])[:-4]
 
     @property
     def image_value(self)->bytes: # PNG bytes of the composite shown now

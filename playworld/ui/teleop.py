@@ -16,7 +16,7 @@ from ..core import Episode
 from ..data.store import EpisodeStore, write_episodes, encode_video
 from ..envs.tabletop import TabletopEnv, parse_instruction, HAND_LO, HAND_HI
 from ..wm.env import WorldModelEnv
-from ..wm.model import ActionVideoDenoiser, load_world_model
+from ..wm.model import ActionVideoDenoiser, load_world_model, model_episode
 from ..assets import default_checkpoint
 
 from ..core import offline_env
@@ -135,26 +135,41 @@ class FairGate:
 HOLD_OPEN = np.array([0, 0, 0, -1], np.float32)   # stay still, gripper open
 
 class PadMap:
-    "The pad's [dx, dy, dz, grip] in [-1, 1] as a model's action: as is for 4-d (tabletop) models; other robots from a store's action statistics."
+    """The pad's [dx, dy, dz, grip] in [-1, 1] as a model's action: as is for 4-d (tabletop) models; other robots from a
+    store's actions. Translation dims come first and the gripper last (Bridge V2, DROID, LeRobot's end-effector
+    convention). Two kinds of robot action are told apart on the data: **deltas** (Bridge: a pad step is one std of the
+    data's x, y, z action) and **absolute pose targets** (DROID: the commanded pose stays within a quarter of the pose's
+    spread of the measured state): then a pad step moves the previous target by the data's typical per-frame change and
+    keeps its orientation."""
     def __init__(self, action_dim:int,          # A, the model's action dimension
-                 actions:np.ndarray|None=None): # (N, A) actions of the robot's data (needed when A != 4)
-        self.action_dim = int(action_dim)
+                 actions:np.ndarray|None=None,  # (N, A) actions of the robot's data (needed when A != 4)
+                 states:np.ndarray|None=None,   # (N, S) the measured states beside them (None: not recorded)
+                 steps:np.ndarray|None=None):   # (M, A) per-frame action changes within episodes (for absolute targets)
+        self.action_dim, self.absolute = int(action_dim), False
         if self.action_dim == 4: self.scale, self.grip = None, (-1., 1.); return
         a = None if actions is None else np.asarray(actions, np.float32)
         if a is None or a.ndim != 2 or a.shape[1] != self.action_dim or len(a) < 2:
             raise ValueError(f"a {self.action_dim}-d model needs its robot's actions to scale the pad (pass a store of its "
                              f"episodes, e.g. --heldout runs/quick/data/bridge); got {None if a is None else a.shape}")
-        # translation dims first, gripper last (Bridge V2, LeRobot EE-delta convention); one pad step = one std of the data
-        self.scale, self.grip = a[:, :3].std(0), (float(a[:, -1].min()), float(a[:, -1].max()))
+        self.grip, self.mean = (float(a[:, -1].min()), float(a[:, -1].max())), a.mean(0)
+        s = None if states is None else np.asarray(states, np.float32)
+        if s is not None and s.shape == a.shape:
+            self.absolute = bool(np.median(np.abs(a[:, :3] - s[:, :3])) < 0.25 * a[:, :3].std(0).mean())
+        d = None if steps is None else np.abs(np.asarray(steps, np.float32)[:, :3])
+        self.scale = np.median(d, 0) * 2 if self.absolute and d is not None and len(d) else a[:, :3].std(0)
     @classmethod
     def from_store(cls, action_dim:int, root:str|Path|None): # a store of the robot's episodes (None when A == 4)
-        "PadMap scaled by the actions of the store at `root` (read from its data parquet files)."
+        "PadMap scaled by the actions (and states) of the store at `root` (read from its data parquet files)."
         if int(action_dim) == 4 or root is None: return cls(action_dim)
-        return cls(action_dim, np.concatenate([e.actions for e in EpisodeStore(root).load_all()]))
-    def __call__(self, a:np.ndarray # (4,) pad action [dx, dy, dz, grip]
+        eps = EpisodeStore(root).load_all()
+        st = np.concatenate([e.state for e in eps]) if all(e.state is not None for e in eps) else None
+        return cls(action_dim, np.concatenate([e.actions for e in eps]), st, np.concatenate([np.diff(e.actions, axis=0) for e in eps]))
+    def __call__(self, a:np.ndarray,           # (4,) pad action [dx, dy, dz, grip]
+                 prev:np.ndarray|None=None,    # (A,) the previous action (absolute targets move from it; None: the data's mean)
                 )->np.ndarray:      # (A,) float32 the model's action
         if self.scale is None: return np.asarray(a, np.float32)
-        out = np.zeros(self.action_dim, np.float32); out[:3] = np.asarray(a[:3]) * self.scale
+        if self.absolute: out = np.array(self.mean if prev is None else prev, np.float32); out[:3] += np.asarray(a[:3]) * self.scale
+        else: out = np.zeros(self.action_dim, np.float32); out[:3] = np.asarray(a[:3]) * self.scale
         out[-1] = self.grip[1] if a[3] > 0 else self.grip[0]   # grip > 0 closes: the larger end of the data's gripper range
         return out
 
@@ -202,14 +217,16 @@ class TeleopSession:
             st = EpisodeStore(root)
             if not 0 <= int(episode) < len(st): raise IndexError(f"episode {episode} out of range: {root} has {len(st)} episodes (0..{len(st)-1})")
             ep = st.load(int(episode))
-            if len(ep) < n or ep.frames.shape[1:3] != (S, S): raise ValueError(f"episode {episode} of {root} has {len(ep)} frames of {ep.frames.shape[1:3]}; need >= {n} of ({S}, {S})")
+            try: ep = model_episode(ep, self.model)   # a multi-camera model: its cameras tiled into one canvas
+            except (KeyError, ValueError) as e: raise ValueError(f"episode {episode} of {root}: {str(e).strip(chr(34) + chr(39))}") from None
+            if len(ep) < n: raise ValueError(f"episode {episode} of {root} has {len(ep)} frames; need >= {n}")
             ctx, past, instruction = ep.frames[:n], ep.actions[:n - 1], instruction or ep.instruction
             self.close()
         elif source == 'image':
             if image is None: raise ValueError("source 'image' needs an uploaded picture")
             im = np.asarray(image)
             if im.ndim != 3 or im.shape[-1] not in (3, 4): raise ValueError(f"image must be (H, W, 3) RGB, got shape {im.shape}")
-            im = np.asarray(Image.fromarray(im[..., :3].astype(np.uint8)).resize((S, S), Image.BILINEAR))
+            im = np.asarray(Image.fromarray(im[..., :3].astype(np.uint8)).resize((self.wm.width, S), Image.BILINEAR))
             ctx = np.repeat(im[None], n, 0); self.close()
         else: raise ValueError(f"unknown start {source!r}; expected 'scene', 'episode' or 'image'")
         self.source, self.seed, self.instruction = source, int(seed), instruction
@@ -235,8 +252,9 @@ class TeleopSession:
         if cmd == 'grip': self.grip = not self.grip
         a = command_action(cmd, self.grip, speed)
         if cmd != 'grip': self.last_cmd = cmd
-        obs, *_ = self.wm.step(self.pad(a))
-        self.history.append(snap); self.frames.append(obs['image']); self.actions.append(self.pad(a))   # history: a deque, max_undo deep
+        act = self.pad(a, self.actions[-1] if self.actions else None)
+        obs, *_ = self.wm.step(act)
+        self.history.append(snap); self.frames.append(obs['image']); self.actions.append(act)   # history: a deque, max_undo deep
         if self.real is not None:
             def real_step(env=self.real):
                 o, _, _, _, info = env.step(a); return o, info, edge_axes(env.data.mocap_pos[0], a)
@@ -325,7 +343,7 @@ class TeleopSession:
         "The imagined episode so far (source 'imagined', policy 'teleop')."
         try: fam = parse_instruction(self.instruction).family if self.instruction else ''
         except ValueError: fam = ''
-        acts = np.stack(self.actions + [self.pad(np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32))])
+        acts = np.stack(self.actions + [self.pad(np.array([0, 0, 0, 1.0 if self.grip else -1.0], np.float32), self.actions[-1])])
         return Episode(np.stack(self.frames), acts, instruction=self.instruction, task=fam, source='imagined',
                        policy_id='teleop', fps=self.fps)
 

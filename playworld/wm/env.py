@@ -9,7 +9,8 @@ import numpy as np
 import torch
 import gymnasium as gym
 from ..core import to_model, to_frames
-from .model import ActionVideoDenoiser, sample_next
+from .model import ActionVideoDenoiser, sample_next, frame_hw
+from ..core import split_views
 
 # %% auto #0
 __all__ = ['WorldModelEnv']
@@ -24,9 +25,14 @@ class WorldModelEnv(gym.Env):
                  seed:int|None=None):    # sampling-noise seed
         cfg = model.config; self.model, self.n_steps, self.max_steps = model.eval(), n_steps, max_steps
         self.device = next(model.parameters()).device   # where the rollout state and `step_frames`' frames live
-        self.size, self.n_ctx, self.action_dim = cfg.size, cfg.n_ctx, cfg.action_dim
-        self.observation_space = gym.spaces.Dict(image=gym.spaces.Box(0, 255, (cfg.size, cfg.size, 3), np.uint8))
-        self.action_space = gym.spaces.Box(-1, 1, (cfg.action_dim,), np.float32)
+        (self.size, self.width), self.n_ctx, self.action_dim = frame_hw(cfg), cfg.n_ctx, cfg.action_dim
+        self.cameras, self.n_views = list(getattr(cfg, 'cameras', None) or []), getattr(cfg, 'n_views', 1)
+        w = self.width // self.n_views   # a multi-camera model's frame is its views side by side; obs also holds each view
+        views = {c: gym.spaces.Box(0, 255, (self.size, w, 3), np.uint8) for c in self.cameras} if self.n_views > 1 else {}
+        self.observation_space = gym.spaces.Dict(image=gym.spaces.Box(0, 255, (self.size, self.width, 3), np.uint8), **views)
+        # actions in [-1, 1] (the tabletop's convention) unless the model carries its data's statistics: then the data's units, unbounded
+        self.bounded = getattr(cfg, 'action_mean', None) is None
+        self.action_space = gym.spaces.Box(-1 if self.bounded else -np.inf, 1 if self.bounded else np.inf, (cfg.action_dim,), np.float32)
         self.fps = float(cfg.fps)
         self._gen = torch.Generator(device=self.device).manual_seed(seed or 0)
         self._ctx = None
@@ -41,7 +47,7 @@ class WorldModelEnv(gym.Env):
         if 'context' not in o: raise ValueError("reset needs options['context']: the real context frames (n_ctx, H, W, 3) uint8")
         ctx = np.asarray(o['context']); self._batched = ctx.ndim == 5
         if not self._batched: ctx = ctx[None]
-        want = (self.n_ctx, self.size, self.size, 3)
+        want = (self.n_ctx, self.size, self.width, 3)
         if ctx.ndim != 5 or ctx.shape[1:] != want or ctx.dtype != np.uint8:
             raise ValueError(f"context must be (B, {', '.join(map(str, want))}) or ({', '.join(map(str, want))}) uint8 frames, "
                              f"got {np.asarray(o['context']).shape} {np.asarray(o['context']).dtype}")
@@ -55,10 +61,13 @@ class WorldModelEnv(gym.Env):
 
     def _obs(self)->dict:
         img = to_frames(self._ctx[:, -1].float().cpu()).numpy()          # (B, H, W, 3) uint8
-        return dict(image=img if self._batched else img[0])
+        return self._pack(img if self._batched else img[0])
+
+    def _pack(self, img:np.ndarray)->dict: # canvas (..., H, W, 3) -> {'image': canvas, camera key: view, ...}
+        return dict(image=img, **({c: v for c, v in zip(self.cameras, split_views(img, self.n_views))} if self.n_views > 1 else {}))
 
     def step(self,
-              action, # (A,), (B, A), an action chunk (K, A) unbatched or (B, K, A) batched, in [-1, 1]
+              action, # (A,), (B, A), an action chunk (K, A) unbatched or (B, K, A) batched, in `action_space` ([-1, 1], or the data's units)
              )->tuple: # obs, reward (B,) or float, terminated, truncated, info {'frames': (B, K, H, W, 3) uint8 the K predicted frames}
         "Predict the frame(s) that follow the action(s); a chunk of K actions predicts K frames and returns the last (reward 0, never terminated)."
         if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
@@ -72,20 +81,21 @@ class WorldModelEnv(gym.Env):
         frames = self.step_frames(torch.from_numpy(a)).cpu().numpy()       # (B, K, H, W, 3) uint8
         self.frames += list(frames.transpose(1, 0, 2, 3, 4))
         success, trunc = np.zeros(B, bool), np.full(B, self.t >= self.max_steps)
-        r, obs = success.astype(np.float32), dict(image=frames[:, -1] if self._batched else frames[0, -1])
+        r, obs = success.astype(np.float32), self._pack(frames[:, -1] if self._batched else frames[0, -1])
         info = dict(frames=frames if self._batched else frames[0], step=self.t, instruction=self.instruction)
         if self._batched: return obs, r, success, trunc, info
         return obs, float(r[0]), bool(success[0]), bool(trunc[0]), info
 
     def step_frames(self,
-                     actions:torch.Tensor, # (B, K, A) float action chunks (any device), clamped to [-1, 1]
+                     actions:torch.Tensor, # (B, K, A) float action chunks (any device), clamped to [-1, 1] when `action_space` is
                     )->torch.Tensor:       # (B, K, H, W, 3) uint8 on `self.device`: the K predicted frames
         "`step` without host copies: frames stay tensors on the model's device (the loop of `imagine_rollouts`)."
         if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
         B, A = len(self._ctx), self.action_dim
         if actions.ndim != 3 or actions.shape[0] != B or actions.shape[2] != A:
             raise ValueError(f"actions must be (B={B}, K, {A}), got {tuple(actions.shape)}")
-        a, out = actions.to(self.device, torch.float32).clamp(-1, 1), []
+        a, out = actions.to(self.device, torch.float32), []
+        if self.bounded: a = a.clamp(-1, 1)
         for k in range(a.shape[1]):
             acts = torch.cat([self._acts, a[:, k:k+1]], 1)                 # (B, n_ctx, A): context actions, the last drives
             nxt = sample_next(self.model, self._ctx, acts, self.n_steps, self._gen)

@@ -13,15 +13,25 @@ from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
-__all__ = ['ActionVideoDenoiser', 'make_scheduler', 'edm_loss', 'sample_next', 'rollout', 'moving_square_batch',
-           'load_world_model']
+__all__ = ['VIEW_LAYOUTS', 'ActionVideoDenoiser', 'frame_hw', 'model_episode', 'make_scheduler', 'edm_loss', 'sample_next',
+           'rollout', 'moving_square_batch', 'load_world_model']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
+VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
+
 class ActionVideoDenoiser(ModelMixin, ConfigMixin):
-    "Next-frame network F(x, σ | context frames, actions); `save_pretrained`/`from_pretrained` give safetensors checkpoints."
+    """Next-frame network F(x, σ | context frames, actions); `save_pretrained`/`from_pretrained` give safetensors checkpoints.
+
+    A frame is a *canvas*: the model's `n_views` cameras side by side, left to right in `cameras` order, each
+    `size` × `width // n_views` px, so a frame tensor is `(B, 3, size, width)` for one camera or many. `view_layout`
+    decides what the UNet sees: 'tile' the whole canvas (views meet through the receptive field), 'channels' one
+    view-sized image with every view's channels stacked (views meet at every pixel, V× fewer UNet FLOPs), 'views' each
+    view alone in a batch of B·V with a learned view embedding (views meet only through the shared actions).
+    Actions are normalised by `action_mean`/`action_std` (the training data's statistics, saved with the model) before
+    they are embedded, so callers always pass actions in the data's own units."""
     @register_to_config
     def __init__(self,
-                 size:int=64,                  # frame height = width, px
+                 size:int=64,                  # frame height, px (also the width when `width` is None)
                  n_ctx:int=4,                  # context frames
                  action_dim:int=4,             # A, action dimension
                  block_out_channels:tuple[int, ...]=(32, 64, 64, 128), # UNet widths per resolution, channels
@@ -37,47 +47,101 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                  ctx_noise_max:float=0.1,      # max σ of context-frame noise augmentation during training
                  n_sampling_steps:int=3,       # default Euler steps per predicted frame
                  fps:float=10.0,               # frame rate of the data it was trained on, Hz
+                 width:int|None=None,          # canvas width, px: n_views × the view width (None: `size`, square)
+                 n_views:int=1,                # V, cameras tiled left to right in the canvas
+                 view_layout:str='tile',       # one of `VIEW_LAYOUTS`
+                 cameras:tuple|None=None,      # the V cameras' LeRobot feature keys, canvas order (None: the data's primary camera)
+                 action_mean:tuple|None=None,  # (A,) per-dimension action mean of the training data (None: 0)
+                 action_std:tuple|None=None,   # (A,) per-dimension action std of the training data (None: 1)
                 ):
         super().__init__()
-        if size % 2**(len(block_out_channels)-1): raise ValueError(f"size {size} must be divisible by {2**(len(block_out_channels)-1)}")
+        n, W = len(block_out_channels), size if width is None else width
+        if view_layout not in VIEW_LAYOUTS: raise ValueError(f"view_layout {view_layout!r}: expected one of {VIEW_LAYOUTS}")
+        if not isinstance(n_views, int) or n_views < 1: raise ValueError(f"n_views must be an int >= 1, got {n_views!r}")
+        if W % n_views: raise ValueError(f"width {W} must be n_views={n_views} equal views")
+        if cameras is not None and len(cameras) != n_views: raise ValueError(f"cameras {list(cameras)} must name n_views={n_views} cameras")
+        unet_w = W if view_layout == 'tile' else W // n_views
+        if size % 2**(n-1) or unet_w % 2**(n-1):
+            raise ValueError(f"size {size} and {'width' if view_layout == 'tile' else 'view width'} {unet_w} must be divisible by {2**(n-1)} ({n} UNet levels)")
+        for k, v in (('action_mean', action_mean), ('action_std', action_std)):
+            if v is not None and len(v) != action_dim: raise ValueError(f"{k} has {len(v)} values, expected action_dim={action_dim}")
+        if action_std is not None and not all(s > 0 for s in action_std): raise ValueError(f"action_std must be > 0, got {list(action_std)}")
+        self.register_buffer('_a_mean', torch.tensor(action_mean or [0.0] * action_dim, dtype=torch.float32), persistent=False)
+        self.register_buffer('_a_std', torch.tensor(action_std or [1.0] * action_dim, dtype=torch.float32), persistent=False)
         emb = block_out_channels[0] * 4
         self.sigma_proj = GaussianFourierProjection(16, scale=1.0, set_W_to_weight=False, log=False, flip_sin_to_cos=True)
         self.ctx_sigma_proj = GaussianFourierProjection(16, scale=1.0, set_W_to_weight=False, log=False, flip_sin_to_cos=True)
         self.action_mlp = nn.Sequential(nn.Linear(n_ctx*action_dim, emb), nn.SiLU(), nn.Linear(emb, emb))
         self.cond_mlp = nn.Sequential(nn.Linear(32 + 32 + emb, emb), nn.SiLU(), nn.Linear(emb, emb))
-        n = len(block_out_channels)
-        self.unet = UNet2DModel(sample_size=size, in_channels=3*(n_ctx+1), out_channels=3,
+        if view_layout == 'views': self.view_emb = nn.Embedding(n_views, emb)
+        c = 3 * n_views if view_layout == 'channels' else 3
+        self.unet = UNet2DModel(sample_size=(size, unet_w), in_channels=c*(n_ctx+1), out_channels=c,
                                 block_out_channels=tuple(block_out_channels), layers_per_block=layers_per_block,
                                 down_block_types=('DownBlock2D',)*n, up_block_types=('UpBlock2D',)*n,
                                 class_embed_type='identity', resnet_time_scale_shift='scale_shift',
                                 norm_num_groups=norm_num_groups)
 
     def forward(self,
-                 x:Tensor,         # (B, 3, H, W) preconditioned noisy next frame (c_in · x_σ)
+                 x:Tensor,         # (B, 3, H, W) preconditioned noisy next frame (c_in · x_σ), W the canvas width
                  c_noise:Tensor,   # (B,) EDM noise conditioning, ¼·ln σ
                  context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1] context frames (possibly noise-augmented)
-                 actions:Tensor,   # (B, n_ctx, A) action taken at each context frame; the last drives the prediction
+                 actions:Tensor,   # (B, n_ctx, A) action taken at each context frame, the data's units; the last drives the prediction
                  ctx_c_noise:Tensor # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
                 )->Tensor:         # (B, 3, H, W) raw network output F
         "Network forward pass; preconditioning lives in `edm_loss` / `sample_next`."
-        _check_inputs(self.config, context, actions)
-        B = x.shape[0]
+        cfg = self.config; _check_inputs(cfg, context, actions)
+        B, V, H, Wc = x.shape[0], cfg.n_views, x.shape[-2], x.shape[-1]
+        a = (actions - self._a_mean.to(actions)) / self._a_std.to(actions)
         emb = torch.cat([self.sigma_proj(c_noise.flatten()), self.ctx_sigma_proj(ctx_c_noise.flatten()),
-                         self.action_mlp(actions.flatten(1))], 1)           # (B, 32 + 32 + E)
-        h = torch.cat([x, context.flatten(1, 2)], 1)                        # (B, 3 (n_ctx+1), H, W)
-        return self.unet(h, torch.zeros(B, device=x.device), class_labels=self.cond_mlp(emb)).sample
+                         self.action_mlp(a.flatten(1))], 1)                 # (B, 32 + 32 + E)
+        cond = self.cond_mlp(emb)                                            # (B, E)
+        h = torch.cat([x[:, None], context], 1)                             # (B, n_ctx+1, 3, H, Wc)
+        if cfg.view_layout == 'tile':
+            return self.unet(h.flatten(1, 2), torch.zeros(B, device=x.device), class_labels=cond).sample
+        views = h.unflatten(-1, (V, Wc // V))                               # (B, n_ctx+1, 3, H, V, W)
+        if cfg.view_layout == 'channels':
+            hv = views.permute(0, 4, 1, 2, 3, 5).flatten(1, 3)              # (B, V (n_ctx+1) 3, H, W)
+            out = self.unet(hv, torch.zeros(B, device=x.device), class_labels=cond).sample   # (B, 3V, H, W)
+            return out.unflatten(1, (V, 3)).permute(0, 2, 3, 1, 4).flatten(-2)            # (B, 3, H, V·W)
+        hv = views.permute(0, 4, 1, 2, 3, 5).flatten(0, 1).flatten(1, 2)    # (B·V, (n_ctx+1) 3, H, W)
+        cv = (cond[:, None] + self.view_emb.weight[None]).flatten(0, 1)     # (B·V, E)
+        out = self.unet(hv, torch.zeros(B * V, device=x.device), class_labels=cv).sample     # (B·V, 3, H, W)
+        return out.unflatten(0, (B, V)).permute(0, 2, 3, 1, 4).flatten(-2)                 # (B, 3, H, V·W)
 
 
 # %% ../../nbs/40_wm.model.ipynb #aaee12a0
+def frame_hw(cfg)->tuple: # (H, W) of the model's frame (canvas), px
+    "Height and width of a model's frames: `(size, width)`, the width being `size` for a square one-camera model."
+    return (cfg.size, cfg.size if getattr(cfg, 'width', None) is None else cfg.width)
+
 def _check_inputs(cfg, context:Tensor, actions:Tensor):
     "Raise a ValueError naming expected vs got when context/actions do not fit the model's config."
     B, T, C, H, W = context.shape if context.ndim == 5 else (None,)*5
-    if context.ndim != 5 or (T, C, H, W) != (cfg.n_ctx, 3, cfg.size, cfg.size):
-        raise ValueError(f"context frames must be (B, {cfg.n_ctx}, 3, {cfg.size}, {cfg.size}) for this model, got {tuple(context.shape)}")
+    if context.ndim != 5 or (T, C, H, W) != (cfg.n_ctx, 3, *frame_hw(cfg)):
+        raise ValueError(f"context frames must be (B, {cfg.n_ctx}, 3, {', '.join(map(str, frame_hw(cfg)))}) for this model, got {tuple(context.shape)}")
     if actions.ndim != 3 or tuple(actions.shape[1:]) != (cfg.n_ctx, cfg.action_dim) or actions.shape[0] != B:
         raise ValueError(f"actions must be (B={B}, {cfg.n_ctx}, {cfg.action_dim}) (one action per context frame), got {tuple(actions.shape)}")
     if not torch.isfinite(actions).all(): raise ValueError("actions contain NaN or inf")
 
+
+# %% ../../nbs/40_wm.model.ipynb #07c89438
+def model_episode(ep,            # an `Episode` with (at least) the model's cameras
+                  model_or_cfg,  # an `ActionVideoDenoiser` or its config
+                 ):              # -> `Episode` whose `frames` are the model's (T, H, W, 3) canvas; labels, actions, state kept
+    """The episode as a world model sees it: for a multi-camera model its cameras tiled into one canvas per frame
+    (`core.tile_views`, in the model's `cameras` order), for a one-camera model the camera it was trained on (its
+    `cameras`, else the primary). KeyError naming the episode's cameras when one is missing; ValueError naming the frame
+    size or action dimension the model expects when the episode's differ (fit frames with `playworld import --size`)."""
+    import dataclasses
+    from playworld.core import tile_views, IMAGE_PREFIX
+    cfg = getattr(model_or_cfg, 'config', model_or_cfg); cams = getattr(cfg, 'cameras', None)
+    key = (IMAGE_PREFIX + '+'.join(c.removeprefix(IMAGE_PREFIX) for c in cams)) if cams and len(cams) > 1 else (cams[0] if cams else ep.camera_keys[0])
+    frames = ep.frames if ep.camera_keys == [key] else tile_views(ep, list(cams)) if cams else ep.frames   # already the model's view: as is
+    if tuple(frames.shape[1:3]) != frame_hw(cfg):
+        what = f"cameras {list(cams)} tiled" if cams and len(cams) > 1 else f"camera {key}"
+        raise ValueError(f"episode frames ({what}) are {tuple(frames.shape[1:3])}, the model expects {frame_hw(cfg)}")
+    if ep.actions.shape[1] != cfg.action_dim: raise ValueError(f"episode actions have dim {ep.actions.shape[1]}, the model expects {cfg.action_dim}")
+    return ep if frames is ep.frames and len(ep.cameras) == 1 else dataclasses.replace(ep, frames=None, cameras={key: frames})
 
 # %% ../../nbs/40_wm.model.ipynb #60d019d9
 def make_scheduler(cfg)->EDMEulerScheduler:

@@ -186,7 +186,7 @@ def train_world_model(model:ActionVideoDenoiser,
     return res
 
 # %% ../../nbs/41_wm.train.ipynb #725c4421
-_FROM_DATA = ('size', 'action_dim', 'fps', 'sigma_data')   # fixed by the episodes (sigma_data measured on them), not by a config
+_FROM_DATA = ('size', 'action_dim', 'fps', 'sigma_data', 'width', 'n_views', 'cameras', 'action_mean', 'action_std')   # fixed by the episodes and `--cameras` (sigma_data, action statistics measured on them), not by a config
 
 def model_keys()->dict: # name -> (declared type, default) of each world-model setting a config may give
     "The world model's config keys, types and defaults, read from `ActionVideoDenoiser.__init__`'s signature (less those the data fixes)."
@@ -199,8 +199,13 @@ class StoreConfig:
     "Settings of `train_from_store` beyond the model and the training loop."
     val_frac:float=0.1        # fraction of episodes held out for validation, in [0, 1)
     init_from:str|None=None   # checkpoint folder to fine-tune (None or '': train from scratch)
+    normalize_actions:bool|None=None # save the training actions' per-dimension mean and std with the model, which normalises by them (None: when they leave [-1, 1], i.e. are not normalised already)
+    augment_shift:int=0       # random translation per window and view, px (see `WindowDataset`; 0: none)
+    augment_jitter:float=0.0  # random brightness/contrast/saturation factor range per window, in [0, 1) (0: none)
     def __post_init__(self):
         if not 0 <= self.val_frac < 1: raise ValueError(f"val_frac must be in [0, 1), got {self.val_frac}")
+        if self.augment_shift < 0: raise ValueError(f"augment_shift must be >= 0, got {self.augment_shift}")
+        if not 0 <= self.augment_jitter < 1: raise ValueError(f"augment_jitter must be in [0, 1), got {self.augment_jitter}")
         if self.init_from == '': self.init_from = None
 
 def write_validation_video(model:ActionVideoDenoiser,
@@ -212,9 +217,10 @@ def write_validation_video(model:ActionVideoDenoiser,
     from playworld.core import to_model, to_frames
     from playworld.data.store import encode_video
     from playworld.wm.model import rollout
+    from playworld.wm.model import model_episode
     n = model.config.n_ctx; clips = []
     for e in episodes:
-        T = min(horizon, len(e) - n)
+        e = model_episode(e, model); T = min(horizon, len(e) - n)
         if T < 1: continue
         pred = rollout(model.eval(), to_model(e.frames[None, :n]), torch.from_numpy(e.actions[None, :n - 1 + T]), generator=torch.Generator().manual_seed(0))
         pred = to_frames(pred.float())[0].numpy()                                  # (T, H, W, 3)
@@ -242,9 +248,11 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
                      cfg:dict|None=None, # flat config (see `split_config`); values may be text ('false', '[16, 32]')
                      resume:bool=False, # continue from out/checkpoint
                      progress:bool=True,
-                     cameras=None,      # the camera to model (a name or key; None: the store's first); any dataset folder works for `data`
+                     cameras=None,      # the cameras to model, canvas order: names or keys, a list or 'a,b' (None: the store's first); any dataset folder works for `data`
                     )->dict: # the result of `train_world_model` plus 'episodes', 'train_windows'
-    "Train a world model on a store's episodes, holding out `val_frac` of them (out/split.json); out/config.json holds the given settings as resolved."
+    """Train a world model on a store's episodes, holding out `val_frac` of them (out/split.json); out/config.json holds the
+    given settings as resolved. With several `cameras` the model predicts them jointly, tiled into one canvas per frame
+    (`ActionVideoDenoiser`'s `view_layout` says how the UNet sees them); every camera must have the same frame size."""
     from playworld.data.store import EpisodeStore
     from playworld.data.windows import WindowDataset, split_episodes
     data, out, cfg = Path(data), Path(out), dict(cfg or {})
@@ -252,28 +260,33 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     check_writable(out, 64 * 2**20)   # checkpoints (model, EMA, optimizer) of the default model need ~60 MiB
     from playworld.data.sources import load_episodes
     resolved = {**mk, **asdict(tcfg), **asdict(rc)}   # typed values, e.g. bf16 False for 'False' / 'false'
-    cams = [c for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else cameras
-    if cams is not None and len(cams) != 1:
-        raise ValueError(f"cameras={cameras!r}: the world model predicts one camera; choose one (multi-camera prediction is not built yet)")
+    cams = [c.strip() for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else cameras
+    if cams is not None and not cams: cams = None
     eps = load_episodes(data, cams)
     if not eps: raise ValueError(f"the store at {data} has no episodes")
     if cams is None and len(eps[0].cameras) > 1:
         import warnings
         warnings.warn(f"{data} has cameras {eps[0].camera_keys}: modelling the first, {eps[0].camera_keys[0]} (choose one with --cameras)")
         eps = [e.select(e.camera_keys[:1]) for e in eps]
-    if eps[0].frames.shape[1] != eps[0].frames.shape[2]:
-        raise ValueError(f"{data}: {eps[0].camera_keys[0]} frames are {eps[0].frames.shape[1]}x{eps[0].frames.shape[2]}; the world model is square: "
-                         f"import with --size 64 --crop center (playworld import)")
+    keys = eps[0].camera_keys if cams else None   # the cameras asked for, saved with the model; several: one canvas per frame
     tr, va = split_episodes(list(range(len(eps))), rc.val_frac, tcfg.seed)
     dflt = {k: d for k, (_, d) in model_keys().items()}
-    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=1)
-    H = eps[0].frames.shape[1]
+    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=1, cameras=keys,
+                       augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter)
+    H, W = ds.frames.shape[-2:]
+    a = ds.actions.numpy().astype(np.float64)
+    norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
+    stats = dict(action_mean=[round(float(x), 6) for x in a.mean(0)], action_std=[round(float(max(x, 1e-6)), 6) for x in a.std(0)]) if norm else {}
+    data_keys = dict(width=None if W == H and len(keys or [0]) == 1 else int(W), n_views=len(keys) if keys else 1, cameras=list(keys) if keys else None)
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
-    if rc.init_from:   # fine-tune an existing checkpoint (its architecture and σ_data; the config's model keys must agree)
+    if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics; the config's model keys must agree)
         from playworld.wm.model import load_world_model
         expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k != 'sigma_data'})
+        if keys and len(keys) > 1: expect.update(data_keys)
         model = load_world_model(rc.init_from, expect).train()
-    else: model = ActionVideoDenoiser(size=H, action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **mk)
+    else:
+        try: model = ActionVideoDenoiser(size=int(H), action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **data_keys, **stats, **mk)
+        except ValueError as e: raise ValueError(f"{data}: frames {H}x{W}{' (cameras ' + ', '.join(keys) + ' tiled)' if keys else ''}: {e}; fit them with playworld import --size HxW") from None
     out.mkdir(parents=True, exist_ok=True)
     write_json(out/'split.json', dict(data=str(data.resolve()), train=tr, val=va), indent=None)
     write_json(out/'config.json', {k: resolved[k] for k in cfg})   # the keys given, typed
