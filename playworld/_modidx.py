@@ -259,6 +259,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                      'playworld/data/importers.py'),
                                           'playworld.data.importers.count_frames': ( 'data.importers.html#count_frames',
                                                                                      'playworld/data/importers.py'),
+                                          'playworld.data.importers.droid_delta': ( 'data.importers.html#droid_delta',
+                                                                                    'playworld/data/importers.py'),
                                           'playworld.data.importers.droid_episodes': ( 'data.importers.html#droid_episodes',
                                                                                        'playworld/data/importers.py'),
                                           'playworld.data.importers.droid_info': ( 'data.importers.html#droid_info',

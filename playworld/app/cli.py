@@ -380,6 +380,7 @@ def add_import_parser(sub # the playworld `add_subparsers()` object
     p.add_argument('--size', help='resize every camera to N x N or HxW, px, even (default: keep the stored size)')
     p.add_argument('--crop', choices=_CROPS, default='none', help="center: crop to the target's aspect ratio before resizing; none: resize directly")
     p.add_argument('--fps', type=float, help='the rate to record, Hz (mp4+npz only, whose stored rate may be wrong; others keep their own)')
+    p.add_argument('--droid-actions', choices=('target', 'delta'), default='target', help='DROID only: the absolute commanded pose (target) or that target minus the measured pose (delta: m, rad wrapped; gripper as commanded)')
     p.add_argument('--append', action='store_true', help='add to an existing store at --out')
     p.add_argument('--batch', type=int, default=16, help='episodes per committed file (what a crash can lose; bounds memory)')
     p.add_argument('--max-episodes', type=int, help='import at most this many episodes')
@@ -472,7 +473,8 @@ def add_replay_categories_parser(sub # the `evaluate` group's `add_subparsers()`
 def replay_report(checkpoint:str|Path,  # world-model folder
                   data:str|Path,        # episode store or any dataset folder (`data.sources.load_episodes`)
                   heldout_of:str|Path|None=None, # a training run's folder: replay only the episodes its split.json held out
-                  horizons:tuple=(1, 4, 8, 16), stride:int=4, seed:int=0,
+                  horizons:tuple=(1, 4, 8, 16), stride:int=8, seed:int=0,
+                  n_steps:int|None=None, # Euler steps per frame (None: the model's default)
                  )->dict:               # {'checkpoint', 'data', 'episodes', 'horizons', h: {...}, 'per_camera': {...}}
     """Open-loop replay of a world model on held-out episodes against copy-last and shuffled actions, with the paired
     bootstrap interval of each margin, overall and per camera (`eval.replay.replay_eval`). The model's cameras are read
@@ -488,11 +490,12 @@ def replay_report(checkpoint:str|Path,  # world-model folder
         s = json.loads(sp.read_text()); idx = s['val']
         if not idx: raise ValueError(f"{sp}: the run held out no episode (val_frac 0)")
         if max(idx) >= len(eps): raise ValueError(f"{sp} holds out episodes {idx}, but {data} has {len(eps)}: the split was made on other data ({s.get('data')})")
-    r = replay_eval(m, [eps[i] for i in idx], tuple(horizons), stride=stride, seed=seed, n_strip=0, margin_ci=True)
+    r = replay_eval(m, [eps[i] for i in idx], tuple(horizons), n_steps=n_steps, stride=stride, seed=seed, n_strip=0, margin_ci=True)
     row = lambda d: {h: dict(psnr=d['psnr'][h], psnr_copy_last=d['psnr_copy_last'][h], psnr_shuffled_actions=d['psnr_shuffled_actions'][h],
                              ssim=d['ssim'][h], n=d['n'][h], margin_copy_last=d['margin']['copy_last'][h], margin_shuffled_actions=d['margin']['shuffled_actions'][h])
                      for h in horizons if h in d['psnr']}
-    return dict(checkpoint=str(checkpoint), data=str(data), episodes=idx, horizons=list(horizons), overall=row(r),
+    return dict(checkpoint=str(checkpoint), data=str(data), episodes=idx, horizons=list(horizons), stride=stride, seed=seed,
+                n_steps=n_steps or m.config.n_sampling_steps, overall=row(r),
                 per_camera={c: row(d) for c, d in r.get('per_camera', {}).items()})
 
 def _replay_lines(rep:dict)->list: # printable table lines of `replay_report`
@@ -507,7 +510,8 @@ def _replay_lines(rep:dict)->list: # printable table lines of `replay_report`
 
 def _cmd_replay(a):
     "playworld evaluate replay: replay metrics with margins per camera; prints the table or JSON."
-    rep = replay_report(a.checkpoint, a.data, a.heldout_of, tuple(a.horizons), a.stride, a.seed)
+    from playworld.core import write_json, json_ready
+    rep = replay_report(a.checkpoint, a.data, a.heldout_of, tuple(a.horizons), a.stride, a.seed, a.n_steps)
     if a.out: write_json(a.out, rep)
     if a.json: print(json.dumps(json_ready(rep)))
     else: print(f"{a.checkpoint} on {len(rep['episodes'])} episodes of {a.data} (PSNR dB; margins: per-episode means, paired bootstrap over episodes)"); print('\n'.join(_replay_lines(rep)))
@@ -521,7 +525,8 @@ def add_replay_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--data', required=True, help='episode store or dataset folder (its cameras are read as the model needs them)')
     p.add_argument('--heldout-of', default=None, help="a training run's folder: replay only the episodes its split.json held out")
     p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
-    p.add_argument('--stride', type=int, default=4, help='frames between start points in an episode')
+    p.add_argument('--stride', type=int, default=8, help='frames between start points in an episode')
+    p.add_argument('--n-steps', type=int, default=None, help="Euler steps per predicted frame (default: the model's)")
     p.add_argument('--seed', type=int, default=0); p.add_argument('--json', action='store_true'); p.add_argument('--out', default=None, help='also write the JSON here')
     p.set_defaults(func=_cmd_replay)
     return p

@@ -13,10 +13,11 @@ from ..core import Episode
 from .store import write_episodes, EpisodeStore, probe_video
 
 # %% auto #0
-__all__ = ['BRIDGE_ACTION_NAMES', 'ACTION_EXTS', 'CROPS', 'DROID_CAMERAS', 'DROID_ACTION_NAMES', 'DROID_STATE_NAMES',
-           'DROID_RAW_PER_FRAME', 'find_pairs', 'read_video', 'read_actions', 'import_mp4_npz', 'read_lerobot_v21',
-           'import_lerobot_v21', 'read_actions_file', 'count_frames', 'find_video_action_pairs', 'import_video_actions',
-           'fit_frames', 'droid_episodes', 'read_droid', 'droid_info', 'import_droid']
+__all__ = ['BRIDGE_ACTION_NAMES', 'ACTION_EXTS', 'CROPS', 'DROID_CAMERAS', 'DROID_ACTION_NAMES', 'DROID_ACTIONS',
+           'DROID_STATE_NAMES', 'DROID_RAW_PER_FRAME', 'find_pairs', 'read_video', 'read_actions', 'import_mp4_npz',
+           'read_lerobot_v21', 'import_lerobot_v21', 'read_actions_file', 'count_frames', 'find_video_action_pairs',
+           'import_video_actions', 'fit_frames', 'droid_episodes', 'droid_delta', 'read_droid', 'droid_info',
+           'import_droid']
 
 # %% ../../nbs/21_data.importers.ipynb #eaccba17
 BRIDGE_ACTION_NAMES = ['dx', 'dy', 'dz', 'droll', 'dpitch', 'dyaw', 'gripper']  # Bridge V2's 7-D action
@@ -309,6 +310,15 @@ def droid_episodes(src:str|Path,          # a DROID / Ctrl-World folder holding 
 # %% ../../nbs/21_data.importers.ipynb #3fa50905
 DROID_CAMERAS = ('exterior_1', 'exterior_2', 'wrist')   # the camera of videos/<split>/<id>/<k>.mp4 for k = 0, 1, 2
 DROID_ACTION_NAMES = ['x', 'y', 'z', 'roll', 'pitch', 'yaw', 'gripper']   # m, m, m, rad, rad, rad, 0 open .. 1 closed
+DROID_ACTIONS = ('target', 'delta')   # what `read_droid` records as the action (see its docstring)
+
+def droid_delta(action:np.ndarray, # (T, 7) absolute targets x, y, z (m), roll, pitch, yaw (rad), gripper
+                state:np.ndarray,  # (T, 7) measured poses, same layout
+               )->np.ndarray:      # (T, 7) float32: target - pose (angles wrapped to [-pi, pi)), gripper as commanded
+    "The commanded move from the measured pose: position and Euler-angle differences (wrapped), the gripper target kept."
+    d = np.asarray(action, np.float64).copy(); d[:, :6] -= np.asarray(state, np.float64)[:, :6]
+    d[:, 3:6] = (d[:, 3:6] + np.pi) % (2 * np.pi) - np.pi
+    return d.astype(np.float32)
 DROID_STATE_NAMES = list(DROID_ACTION_NAMES)            # the measured pose, same names and units
 DROID_RAW_PER_FRAME = 3                                 # raw rows (~15 Hz) per video frame (5 fps): frame k = raw row 3k
 _DROID_KEYS = ('texts', 'success', 'video_length', 'videos', 'states', 'raw_length', 'observation.state.cartesian_position',
@@ -400,6 +410,7 @@ def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation
                size=None,              # every camera's frame size after `fit_frames`: None (as stored, 192 x 320 here), N or (H, W)
                crop:str='none',        # 'center' or 'none', as in `fit_frames`
                splits:list|None=None,  # split folders, in this order (None: all, sorted: train, val)
+               actions:str='target',   # 'target': the absolute commanded pose; 'delta': that target minus the measured pose (see below)
               ):                       # an iterator of `Episode`s, one per annotation JSON, in `droid_episodes` order
     """Read DROID / Ctrl-World episodes (source 'imported', policy 'teleop', task '', no events) lazily, one at a time.
 
@@ -413,6 +424,10 @@ def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation
     - `state` (T, 7) float32: `states[k]`, the measured x, y, z (m), roll, pitch, yaw (rad, Euler), gripper (0 open .. 1 closed);
     - `actions` (T, 7) float32: the absolute commanded target at raw row `3k`, `action.cartesian_position[3k]` (6-D) +
       `action.gripper_position[3k]`, names `DROID_ACTION_NAMES`, same units; roll sits near +-pi and wraps (kept as recorded);
+      with `actions='delta'` the first six are the target minus `states[k]` (m; rad, wrapped to [-pi, pi), so the roll's
+      +-pi wrap disappears), the move the controller is asked to make from where the hand is (~one frame ahead), and
+      the gripper stays the commanded position: the definition a world model and a joystick can use without knowing
+      the absolute pose;
     - `cameras` {'observation.images.exterior_1', '...exterior_2', '...wrist'}: videos k = 0, 1, 2 (k = 2 shows the gripper's
       fingers in every frame and changes ~4x more from frame to frame than k = 0, 1: the wrist camera), each (T, h, w, 3) uint8;
     - instruction `texts[0]` ('' when empty), success from the JSON, fps from the video streams (equal across the cameras read).
@@ -422,11 +437,13 @@ def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation
     the episode id and the numbers (or the row); a missing file is a FileNotFoundError naming its path."""
     src, keys = Path(src), _droid_cameras(cameras); _target_size(size)
     if crop not in CROPS: raise ValueError(f"crop must be one of {CROPS}, got {crop!r}")
+    if actions not in DROID_ACTIONS: raise ValueError(f"actions {actions!r}: expected one of {DROID_ACTIONS}")
     paths = droid_episodes(src, splits)
     def episodes():
         for jp in paths:
             j = _droid_json(jp); V, eid = int(j['video_length']), j.get('episode_id', jp.stem)
             state, action = _droid_arrays(j, jp); vids = _droid_videos(src, j, jp); cams, fps = {}, None
+            if actions == 'delta': action = droid_delta(action, state)
             for k, key in keys:
                 frames, f = _decode(vids[k])
                 if len(frames) != V: raise ValueError(f"{vids[k]} has {len(frames)} frames, but {jp} (episode {eid}) has video_length {V} and {len(state)} states")
@@ -463,13 +480,14 @@ def import_droid(src:str|Path,           # a DROID / Ctrl-World folder
                  batch:int=16,           # episodes per written file (bounds memory: one batch is held at a time)
                  append:bool=False,      # add to an existing store at `out` (False: ValueError if one is there)
                  splits:list|None=None,  # split folders (None: all)
+                 actions:str='target',   # as in `read_droid`
                 )->EpisodeStore:         # the store at `out`
     "Import DROID / Ctrl-World episodes into an episode store in batches; ValueError before writing on bad arguments or an unasked-for existing store."
     out = Path(out)
     if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1: raise ValueError(f"batch must be an int >= 1, got {batch!r}")
     if (out/INFO_PATH).exists() and not append:
         raise ValueError(f"{out} already holds an episode store ({out/INFO_PATH}): pass append=True to add to it, or choose a new folder")
-    eps, buf = read_droid(src, cameras, size, crop, splits), []     # arguments checked here, before the store is created
+    eps, buf = read_droid(src, cameras, size, crop, splits, actions), []     # arguments checked here, before the store is created
     droid_info(src, splits)                  # every video probed (pix_fmt, frame count, constant rate) before anything is written
     with StoreWriter(out, names={OBS_STATE: DROID_STATE_NAMES, ACTION: DROID_ACTION_NAMES}, robot_type='franka') as w:
         for ep in eps:

@@ -112,10 +112,12 @@ def iter_source(src:str|Path,      # a dataset folder (see `dataset_info`)
                 size=None,         # None (keep), N or 'HxW' (see `parse_size`)
                 crop:str='none',   # 'none' or 'center'
                 start:int=0,       # skip the first `start` episodes (resuming an import)
+                droid_actions:str='target', # DROID only: 'target' (absolute commanded pose) or 'delta' (target - measured pose), see `read_droid`
                ):                  # yields `Episode`s in the dataset's order
     "Stream a dataset's episodes, fitted to `size`; FileNotFoundError/ValueError naming the bad file, the episode and the problem."
     import itertools
     src = Path(src); f = _fmt(src, format); parse_size(size)
+    if droid_actions != 'target' and f != 'droid': raise ValueError(f"droid_actions={droid_actions!r}: only a DROID folder has actions to recompute; {src} is {f}")
     if crop not in CROPS: raise ValueError(f"crop {crop!r}: expected one of {CROPS}")
     if f == 'lerobot':
         v = str(json.loads((src/INFO_PATH).read_text()).get('codebase_version'))
@@ -129,7 +131,7 @@ def iter_source(src:str|Path,      # a dataset folder (see `dataset_info`)
             it = (st.load(i) for i in range(start, len(st))) if start else st.iter_episodes(); start = 0
     elif f == 'droid':
         from playworld.data.importers import read_droid
-        it = read_droid(src, cameras=cameras)
+        it = read_droid(src, cameras=cameras, actions=droid_actions)
     else:
         from playworld.data.importers import find_pairs, read_video, read_actions
         if cameras is not None and [camera_key(c) for c in (cameras.split(',') if isinstance(cameras, str) else cameras)] != ['observation.images.top']:
@@ -160,6 +162,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
                    batch:int=16,      # episodes per committed file (bounds memory: one batch of frames)
                    max_episodes:int|None=None, # import at most this many episodes (None: all)
                    progress=None,     # called as progress(done, total) after each batch
+                   droid_actions:str='target', # DROID only: 'target' or 'delta' (see `read_droid`)
                   )->dict:            # the store's summary (see `_summary`) plus 'imported' (episodes written now) and 'resumed_from'
     """Import a dataset into an episode store, streaming batch by batch; resumable, rolled back on bad input.
 
@@ -175,7 +178,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
     cams = list(info['cameras']) if cameras is None else [camera_key(c.strip()) for c in (cameras.split(',') if isinstance(cameras, str) else cameras)]
     miss = [c for c in cams if c not in info['cameras']]
     if miss: raise ValueError(f"{src} has no camera {', '.join(miss)}: it has {', '.join(info['cameras'])}")
-    prov = dict(source=str(src.resolve()), format=f, cameras=cams, size=list(hw) if hw else None, crop=crop, fps=fps)
+    prov = dict(source=str(src.resolve()), format=f, cameras=cams, size=list(hw) if hw else None, crop=crop, fps=fps, **({'droid_actions': droid_actions} if droid_actions != 'target' else {}))
     existed = (out/INFO_PATH).exists(); done = 0
     if existed:
         st = EpisodeStore(out); prev = (st.info.get('playworld') or {}).get('import') or {}
@@ -194,7 +197,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
                 w.provenance = {'import': dict(prov, episodes=done + written + len(buf))}
                 w.write(buf); written += len(buf); buf.clear()
                 if progress: progress(done + written, total)
-            for ep in iter_source(src, f, cams, hw, crop, start=done):
+            for ep in iter_source(src, f, cams, hw, crop, start=done, droid_actions=droid_actions):
                 if done + written + len(buf) >= total: break
                 buf.append(ep)
                 if len(buf) == batch: commit()
@@ -231,7 +234,7 @@ def _cmd_import(a):
         if a.json or a.quiet: return
         if bar is None: bar = tqdm(desc=f'import {Path(a.src).name}', unit='episode', total=total, initial=done)
         bar.n = done; bar.refresh()
-    try: r = import_dataset(a.src, a.out, a.format, a.cameras, a.size, a.crop, a.fps, a.append, a.batch, a.max_episodes, prog)
+    try: r = import_dataset(a.src, a.out, a.format, a.cameras, a.size, a.crop, a.fps, a.append, a.batch, a.max_episodes, prog, a.droid_actions)
     finally:
         if bar is not None: bar.close()   # also after an error: the message then starts on a line of its own
     keys = ('episodes', 'frames', 'cameras', 'fps', 'action_dim', 'state_dim', 'tasks', 'imported', 'resumed_from')
