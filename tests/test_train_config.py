@@ -49,3 +49,37 @@ def test_stage_bad_value_fails_in_check_cell(tmp_path):
     for s in ('bf16', "'maybe'", 'bool'): assert s in r.stderr, f"{s!r} not in: {r.stderr[-2000:]}"
     errs, first = check_cell_errors(tmp_path/'out.ipynb')
     assert errs == [first], (errs, first)
+
+def _two_camera_store(root):
+    "A store of 3 episodes seen by two non-square cameras (16x24), with 7-d actions outside [-1, 1] (a real robot's units)."
+    import numpy as np
+    from playworld.core import Episode
+    from playworld.data.store import write_episodes
+    rng = np.random.default_rng(0)
+    eps = [Episode(None, rng.normal(0, 5, (12, 7)).astype(np.float32),
+                   cameras={f'observation.images.{c}': rng.integers(0, 255, (12, 16, 24, 3), dtype=np.uint8) for c in ('left', 'wrist')})
+           for _ in range(3)]
+    write_episodes(root, eps)
+    return root
+
+@pytest.mark.parametrize('layout', ['tile', 'channels'])
+def test_cli_two_cameras(layout, tmp_path):
+    "`--cameras a,b` trains one model of both views (a canvas 16 x 48); it carries the action statistics; replay scores each camera."
+    store = _two_camera_store(tmp_path/'store')
+    r = subprocess.run([str(ROOT/'.venv'/'bin'/'playworld'), 'train', '--data', str(store), '--cameras', 'wrist,left', '--out', str(tmp_path/'m'),
+                        *TINY[:8], '--set', 'val_frac=0.34', '--set', f'view_layout={layout}'], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-3000:]
+    cfg = json.loads((tmp_path/'m'/'model'/'config.json').read_text())
+    assert (cfg['size'], cfg['width'], cfg['n_views'], cfg['view_layout']) == (16, 48, 2, layout), cfg
+    assert cfg['cameras'] == ['observation.images.wrist', 'observation.images.left'] and len(cfg['action_std']) == 7 and min(cfg['action_std']) > 1, cfg
+    r = subprocess.run([str(ROOT/'.venv'/'bin'/'playworld'), 'evaluate', 'replay', '--checkpoint', str(tmp_path/'m'/'model'), '--data', str(store),
+                        '--heldout-of', str(tmp_path/'m'), '--horizons', '1', '4', '--json'], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-3000:]
+    rep = json.loads(r.stdout.strip().splitlines()[-1])
+    assert list(rep['per_camera']) == cfg['cameras'] and set(rep['overall']) == {'1', '4'}, rep
+    assert len(rep['episodes']) == 1 and rep['per_camera']['observation.images.left']['1']['margin_copy_last']['episodes'] == 1
+
+def test_cli_bad_view_layout(tmp_path):
+    r = train(tmp_path/'m', '--set', 'view_layout=grid')
+    assert r.returncode == 2 and "view_layout='grid'" in r.stderr and "'channels'" in r.stderr, r.stderr[-2000:]
+    assert not (tmp_path/'m'/'checkpoint').exists()

@@ -238,6 +238,8 @@ def split_config(cfg:dict,    # flat config: world-model keys (`model_keys`), `T
     if bad: raise ValueError(f"unknown config keys {bad}{src}; valid: model {list(mt)}, training {list(tt)}, run {list(st)}")
     try: mk = {k: coerce(v, mt[k][0], k) for k, v in cfg.items() if k in mt}
     except ValueError as e: raise ValueError(f"ActionVideoDenoiser{src}: {e}") from None
+    from playworld.wm.model import VIEW_LAYOUTS
+    if mk.get('view_layout', 'tile') not in VIEW_LAYOUTS: raise ValueError(f"ActionVideoDenoiser{src}: view_layout={mk['view_layout']!r}: expected one of {VIEW_LAYOUTS}")
     for k, v in mk.items():   # every integer model setting (n_ctx, widths, layers, groups, steps) counts something
         if any(x < 1 for x in (v if isinstance(v, tuple) else [v]) if type(x) is int): raise ValueError(f"ActionVideoDenoiser{src}: {k}={v!r}: expected integers >= 1")
     part = lambda keys: {k: v for k, v in cfg.items() if k in keys}
