@@ -280,6 +280,7 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
     stats = dict(action_mean=[round(float(x), 6) for x in a.mean(0)], action_std=[round(float(max(x, 1e-6)), 6) for x in a.std(0)]) if norm else {}
     data_keys = dict(width=None if W == H and len(keys or [0]) == 1 else int(W), n_views=len(keys) if keys else 1, cameras=list(keys) if keys else None)
+    if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'channels'   # the cheapest per FLOP (measured in nbs/40_wm.model.ipynb)
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
     if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics; the config's model keys must agree)
         from playworld.wm.model import load_world_model
