@@ -129,7 +129,7 @@ def tabletop_xml(half:float=HALF,    # block half size, m
     <geom name="floor" type="plane" size="2 2 0.01" rgba="0.3 0.3 0.35 1"/>
     <geom name="table" type="box" pos="0 0 {TABLE_Z-0.02}" size="0.4 0.4 0.02" material="table"/>
     <camera name="top" pos="{cam[0]:.4f} {cam[1]:.4f} {cam[2]:.4f}" xyaxes="1 0 0 0 0.906 0.423" fovy="{sc.fovy}"/>
-    <camera name="front" pos="0 -0.9 0.8" xyaxes="1 0 0 0 0.45 0.9" fovy="50"/>
+    <camera name="front" pos="0 -0.50 0.56" xyaxes="1 0 0 0 0.34 0.94" fovy="50"/>
     <body name="mocap" mocap="true" pos="{HOME[0]} {HOME[1]} {HOME[2]}"/>
     <body name="hand" pos="{HOME[0]} {HOME[1]} {HOME[2]}" gravcomp="1">
       <joint name="hx" type="slide" axis="1 0 0" damping="20"/><joint name="hy" type="slide" axis="0 1 0" damping="20"/>
@@ -221,12 +221,18 @@ class TabletopEnv(gym.Env):
     def __init__(self, size:int=64,       # frame height = width, px
                  task:str|None=None,      # None (random each reset), a family name, or an instruction
                  max_steps:int=60,        # steps before `truncated`
-                 camera:str='top',        # one of `CAMERAS`
+                 camera:str='top',        # one of `CAMERAS`: the primary view, `obs['image']`
+                 cameras:tuple|None=None, # every camera rendered each step, the primary first (None: `(camera,)`); with 2+, `obs['images']` holds each
                  seed:int|None=None,      # seeds the layout/task RNG (reset(seed=...) reseeds)
                  render_mode:str='rgb_array',
                  scene:Scene|None=None):  # appearance and physics (default: `Scene()`, the real tabletop)
         if not isinstance(size, (int, np.integer)) or size < 16: raise ValueError(f"size must be an int >= 16, got {size!r}")
         if camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
+        cameras = (camera,) if cameras is None else tuple(cameras)
+        if not cameras or any(c not in CAMERAS for c in cameras) or len(set(cameras)) != len(cameras):
+            raise ValueError(f"cameras {cameras!r}: expected distinct names from {CAMERAS}")
+        if cameras[0] != camera and camera != 'top': raise ValueError(f"camera {camera!r} must be the first of cameras {cameras}")
+        camera = cameras[0]; self.cameras = cameras
         if render_mode != 'rgb_array': raise ValueError(f"render_mode must be 'rgb_array', got {render_mode!r}")
         if not isinstance(max_steps, (int, np.integer)) or max_steps < 1: raise ValueError(f"max_steps must be an int >= 1, got {max_steps!r}")
         if task is not None and task not in TASK_FAMILIES:
@@ -249,8 +255,9 @@ class TabletopEnv(gym.Env):
         self._qadr = {n: m.jnt_qposadr[m.body_jntadr[self._bid[n]]] for n in BLOCKS + ('hand',)}
         self.fps = 1.0 / (m.opt.timestep * SUBSTEPS)   # control (= frame) rate, Hz
         self.action_space = gym.spaces.Box(-1, 1, (4,), np.float32)
-        self.observation_space = gym.spaces.Dict(image=gym.spaces.Box(0, 255, (self.size, self.size, 3), np.uint8),
-                                                 state=gym.spaces.Box(-np.inf, np.inf, (5,), np.float32))
+        frame = gym.spaces.Box(0, 255, (self.size, self.size, 3), np.uint8)
+        self.observation_space = gym.spaces.Dict(image=frame, state=gym.spaces.Box(-np.inf, np.inf, (5,), np.float32),
+                                                 **({'images': gym.spaces.Dict({c: frame for c in cameras})} if len(cameras) > 1 else {}))
         if seed is not None: self._np_random, _ = gym.utils.seeding.np_random(seed)
         self.task, self._grip, self._steps, self._start, self._prev = None, False, 0, {}, None
         self._layout()
@@ -472,7 +479,10 @@ class TabletopEnv(gym.Env):
         r.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0; r.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
         return r.render()
 
-    def _obs(self): return dict(image=self.render(), state=self.state())
+    def _obs(self):
+        if len(self.cameras) == 1: return dict(image=self.render(), state=self.state())
+        ims = {c: self.render(c).copy() for c in self.cameras}   # the renderer reuses its buffer: a copy per camera
+        return dict(image=ims[self.cameras[0]], state=self.state(), images=ims)
 
     def _info(self):
         if getattr(self, '_itask', None) is not self.task: self._itask, self._instr = self.task, self.task.instruction   # cached
