@@ -146,7 +146,7 @@ def _cmd_collect(a):
     import logging
     from playworld.play.run import collect_sharded, collect_to_store
     logging.basicConfig(level=logging.INFO, format='%(name)s: %(message)s')
-    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task)
+    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task, cameras=a.cameras)
     if a.mode == 'judge':
         if a.task is not None: raise ValueError("--task applies to --mode demo only")
         from playworld.eval.judge import judge_stream
@@ -178,6 +178,7 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
     c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
     c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
+    c.add_argument('--cameras', default='top', help="tabletop cameras to record, e.g. top,front (stored as observation.images.<cam>; play and demo modes)")
     c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn); policy mode: families, comma-separated (default lift)')
     c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
     c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')

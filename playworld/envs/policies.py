@@ -10,7 +10,7 @@ import numpy as np
 import gymnasium as gym
 from scipy.stats import binomtest
 from ..core import Episode
-from .tabletop import TabletopEnv, Expert, Task, BLOCKS, TASK_FAMILIES, PAIR_FAMILIES
+from .tabletop import TabletopEnv, Expert, Task, BLOCKS, TASK_FAMILIES, PAIR_FAMILIES, CameraFrames
 
 # %% auto #0
 __all__ = ['GRADED', 'PolicySpec', 'resolve_spec', 'GradedPolicy', 'run_episode', 'event_counts', 'wilson', 'evaluate_policy',
@@ -92,17 +92,17 @@ def run_episode(env:TabletopEnv,    # env already reset to its task
                 policy_id:str|None=None # default `policy.policy_id` (or '')
                )->Episode:          # T = steps + 1 rows; events 't:name:block' ... then ':success:'|':timeout:'
     "Run `policy` until success or truncation and record the attempt with its per-step events."
-    frames, states, actions, events = [obs['image']], [obs['state']], [], []
+    cams, states, actions, events = CameraFrames(obs), [obs['state']], [], []
     while True:
         a = np.asarray(policy(env), np.float32); actions.append(a)
         obs, _, term, trunc, info = env.step(a)
         events += [f'{len(actions) - 1}:{e}' + ('' if ':' in e else ':') for e in info['events']]   # 't:name:block'
-        frames.append(obs['image']); states.append(obs['state'])
+        cams.add(obs); states.append(obs['state'])
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     pid = getattr(policy, 'policy_id', '') if policy_id is None else policy_id
-    return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   pid, bool(info['success']), env.fps, events + [':success:' if info['success'] else ':timeout:'])
+    return Episode(None, np.stack(actions), np.stack(states), info['instruction'], info['task'], source, pid,
+                   bool(info['success']), env.fps, events + [':success:' if info['success'] else ':timeout:'], cameras=cams.cameras())
 
 def event_counts(episodes:list)->dict: # event name -> number of occurrences over `episodes`
     "Count the per-step event labels ('t:name:block', stamped with a step) by event name."

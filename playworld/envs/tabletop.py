@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 import numpy as np
 import gymnasium as gym
-from ..core import choose_gl
+from ..core import choose_gl, camera_key, OBS_IMAGE
 from fastcore.basics import patch
 
 mujoco = None   # the mujoco module, imported by `import_mujoco` (the first env constructor), after `choose_gl`
@@ -30,7 +30,7 @@ __all__ = ['mujoco', 'BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R',
            'HOME', 'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'PUSH_DIRS',
            'PUSH_DIST', 'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES', 'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M',
            'TOPPLE_DEG', 'MISS_GAP', 'DROP_M', 'import_mujoco', 'Scene', 'tabletop_xml', 'Task', 'all_tasks',
-           'parse_instruction', 'TabletopEnv', 'check_action', 'Expert', 'expert_rollout']
+           'parse_instruction', 'TabletopEnv', 'check_action', 'CameraFrames', 'Expert', 'expert_rollout']
 
 # %% ../../nbs/10_envs.tabletop.ipynb #686fd0dc
 BLOCKS = ('red', 'green', 'blue')             # block names = colours = MJCF body and geom names
@@ -228,9 +228,7 @@ class TabletopEnv(gym.Env):
                  scene:Scene|None=None):  # appearance and physics (default: `Scene()`, the real tabletop)
         if not isinstance(size, (int, np.integer)) or size < 16: raise ValueError(f"size must be an int >= 16, got {size!r}")
         if camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
-        cameras = (camera,) if cameras is None else tuple(cameras)
-        if not cameras or any(c not in CAMERAS for c in cameras) or len(set(cameras)) != len(cameras):
-            raise ValueError(f"cameras {cameras!r}: expected distinct names from {CAMERAS}")
+        cameras = (camera,) if cameras is None else self.check_cameras(cameras)
         if cameras[0] != camera and camera != 'top': raise ValueError(f"camera {camera!r} must be the first of cameras {cameras}")
         camera = cameras[0]; self.cameras = cameras
         if render_mode != 'rgb_array': raise ValueError(f"render_mode must be 'rgb_array', got {render_mode!r}")
@@ -261,6 +259,13 @@ class TabletopEnv(gym.Env):
         if seed is not None: self._np_random, _ = gym.utils.seeding.np_random(seed)
         self.task, self._grip, self._steps, self._start, self._prev = None, False, 0, {}, None
         self._layout()
+
+    @staticmethod
+    def check_cameras(cameras)->tuple: # names of `CAMERAS` -> the same as a tuple
+        "The cameras as a tuple; ValueError unless they are distinct names of `CAMERAS`."
+        c = tuple(cameras) if not isinstance(cameras, str) else (cameras,)
+        if not c or any(x not in CAMERAS for x in c) or len(set(c)) != len(c): raise ValueError(f"cameras {c!r}: expected distinct names from {CAMERAS}")
+        return c
 
     def _xml(self)->str:
         "The MJCF this env is built from (`tabletop_xml` of its scene); a subclass adding bodies (a cloth) overrides it."
@@ -559,6 +564,18 @@ def check_action(action, # [dx, dy, dz, grip]-style action, any array-like
 EVENTS = ('grasp', 'missed_grasp', 'release', 'drop', 'slip', 'displace', 'topple', 'success')   # event names
 DISPLACE_M, TOPPLE_DEG, MISS_GAP, DROP_M = 0.003, 30.0, 0.01, 0.03   # per-step move (m), tilt (deg), closed gap (m), fall (m)
 
+
+# %% ../../nbs/10_envs.tabletop.ipynb #98686715
+class CameraFrames:
+    """An attempt's frames per camera, fed one observation at a time: `obs['images']` of a several-camera env, else its
+    `obs['image']` (the top view); `cameras()` gives the `Episode.cameras` dict, keyed `observation.images.<cam>`."""
+    def __init__(self, obs:dict): # the observation the attempt starts from
+        self.keys = [camera_key(c) for c in obs['images']] if 'images' in obs else [OBS_IMAGE]
+        self.f = {k: [] for k in self.keys}; self.add(obs)
+    def add(self, obs:dict): # one more observation of the same env
+        for k, im in zip(self.keys, obs['images'].values() if 'images' in obs else [obs['image']]): self.f[k].append(im)
+    def cameras(self)->dict: # {camera key: (T, H, W, 3) uint8}
+        return {k: np.stack(v) for k, v in self.f.items()}
 
 # %% ../../nbs/10_envs.tabletop.ipynb #7d7534c6
 class Expert:

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 from tqdm.auto import tqdm
 from ..core import Episode
-from ..envs.tabletop import (TabletopEnv, Expert, BLOCKS, TASK_FAMILIES, GRASP_Z, TABLE_Z, parse_instruction, Scene)
+from ..envs.tabletop import (TabletopEnv, Expert, BLOCKS, TASK_FAMILIES, GRASP_Z, TABLE_Z, parse_instruction, Scene, CameraFrames)
 from ..data.events import Event, format_event
 
 
@@ -99,15 +99,15 @@ def rollout(env:TabletopEnv,   # env already reset to its task
             policy_id:str=''   # Episode policy_id
            )->Episode:         # T = steps + 1 rows
     "Run `policy` until success or truncation and record the attempt."
-    frames, states, actions, tr = [obs['image']], [obs['state']], [], EventTracker(env)
+    cams, states, actions, tr = CameraFrames(obs), [obs['state']], [], EventTracker(env)
     while True:
         a = np.asarray(policy(env), np.float32); actions.append(a)
         obs, _, term, trunc, info = env.step(a)
-        frames.append(obs['image']); states.append(obs['state']); tr.update(env, a)
+        cams.add(obs); states.append(obs['state']); tr.update(env, a)
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
-    return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   policy_id, bool(info['success']), env.fps, tr.events + [format_event(Event(None, 'success' if info['success'] else 'timeout'))])
+    return Episode(None, np.stack(actions), np.stack(states), info['instruction'], info['task'], source, policy_id,
+                   bool(info['success']), env.fps, tr.events + [format_event(Event(None, 'success' if info['success'] else 'timeout'))], cameras=cams.cameras())
 
 # %% ../../nbs/30_play.collect.ipynb #fe90fdfb
 def scene_ok(env:TabletopEnv, min_instructions:int=3)->bool:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 from tqdm.auto import tqdm
 from ..core import Episode, atomic_write, check_writable, derive_seed, write_json
-from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction
+from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction, CameraFrames
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
 from ..data.events import Event, format_event, stamp_event
@@ -30,18 +30,18 @@ def attempt(env:TabletopEnv,   # env already reset to its task
             policy_id:str='',  # Episode policy_id
            )->Episode:         # T = steps + 1 frames
     "Run `policy` until success or truncation; the Episode's events are the env's per-step events in order."
-    frames, states, actions, events, last = [obs['image']], [obs['state']], [], [], None
+    cams, states, actions, events, last = CameraFrames(obs), [obs['state']], [], [], None
     while True:
         a = np.asarray(policy(env), np.float32); actions.append(a)
         obs, _, term, trunc, info = env.step(a)
-        frames.append(obs['image']); states.append(obs['state'])
+        cams.add(obs); states.append(obs['state'])
         for ev in info['events']:
             if ev != last: events.append(stamp_event(len(actions) - 1, ev)); last = ev
         if term or trunc: break
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     events.append(format_event(Event(None, 'success' if info['success'] else 'timeout')))
-    return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   policy_id, bool(info['success']), env.fps, events)
+    return Episode(None, np.stack(actions), np.stack(states), info['instruction'], info['task'], source, policy_id,
+                   bool(info['success']), env.fps, events, cameras=cams.cameras())
 
 # %% ../../nbs/31_play.run.ipynb #05342a8b
 def play_stream(n:int,                 # one past the last episode number to produce
@@ -52,11 +52,12 @@ def play_stream(n:int,                 # one past the last episode number to pro
                 history:list=(),       # committed episodes (objects with .instruction, .success) for the proposer
                 proposer=None,         # object with propose(env, history, rng) -> str (default `Proposer()`)
                 executor:NoisyExecutor|None=None, # default `NoisyExecutor()`
-                min_instructions:int=3): # re-layout below this many possible instructions
+                min_instructions:int=3, # re-layout below this many possible instructions
+                cameras:tuple=('top',)): # tabletop cameras recorded in each episode (`TabletopEnv(cameras=...)`)
     "Yield play Episodes start..n-1 (reset-free; reseeded from (seed, start)); impossible proposals fall back to `Proposer` with a log line."
     rng, default = np.random.default_rng([seed, start]), Proposer()
     proposer, executor = proposer or default, executor or NoisyExecutor()
-    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed, start)); env.reset(seed=derive_seed(seed, start))
+    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed, start), cameras=tuple(cameras)); env.reset(seed=derive_seed(seed, start))
     hist = [SimpleNamespace(instruction=h.instruction, success=h.success) for h in history]
     try:
         for i in range(start, n):
@@ -74,11 +75,12 @@ def play_stream(n:int,                 # one past the last episode number to pro
 
 def demo_stream(n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, # as `play_stream`
                 task:str|None=None,    # None: the six families in turn; else a family or an instruction
-                max_tries:int=20):     # failed attempts per demo slot before giving up
+                max_tries:int=20,      # failed attempts per demo slot before giving up
+                cameras:tuple=('top',)): # tabletop cameras recorded in each episode
     "Yield successful expert demos start..n-1, slot i seeded by (seed, i, try); RuntimeError naming the slot after `max_tries` failures."
     fams = list(TASK_FAMILIES)
     if task is not None and task not in TASK_FAMILIES: parse_instruction(task)   # ValueError for an unknown instruction
-    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed))
+    env = TabletopEnv(size=size, max_steps=max_steps, seed=derive_seed(seed), cameras=tuple(cameras))
     try:
         for i in range(start, n):
             spec = task or fams[i % len(fams)]
@@ -99,7 +101,7 @@ def _check_run(out:Path, run:dict, resume:bool, n_have:int):
     if n_have and not resume: raise ValueError(f"{out} already holds {n_have} episodes; pass resume=True (--resume) to continue it, or choose a new --out")
     if p.exists():
         old = json.loads(p.read_text())
-        diff = {k: (old.get(k), v) for k, v in run.items() if k != 'n_episodes' and old.get(k) != v}
+        diff = {k: (old.get(k), run.get(k)) for k in dict.fromkeys([*run, *old]) if k != 'n_episodes' and old.get(k) != run.get(k)}
         if diff and n_have: raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}")
     elif n_have: raise ValueError(f"{out} holds {n_have} episodes but no {RUN_FILE}: not a `collect` run, cannot resume it")
     write_json(p, run)
@@ -117,6 +119,7 @@ def collect_to_store(out:str|Path,          # store folder
                      progress:bool=True,    # tqdm bar with episodes/s and success rate
                      video_mode:str='default', # store video mode ('default' or 'lossless')
                      background:bool=True,  # write each batch in a writer thread while the next is simulated
+                     cameras=('top',),      # tabletop cameras to record, names or 'top,front' (play and demo modes)
                      stream=None,           # another source: stream(n, start, seed, size, max_steps) -> Episodes start..n-1,
                                             # the same ones for the same arguments (resumable), e.g. `eval.judge.judge_stream`;
                                             # `mode` then names it in the run record
@@ -129,17 +132,21 @@ def collect_to_store(out:str|Path,          # store folder
     if commit_every < 1: raise ValueError(f"commit_every must be >= 1, got {commit_every}")
     if task is not None and mode == 'play': raise ValueError("task= applies to mode='demo' only (play chooses its own tasks)")
     if task is not None and task not in TASK_FAMILIES: parse_instruction(task)
-    check_writable(out, n_episodes * max_steps * size * size * 3 // 30)   # ~30x H.264 compression: fail before collecting, not mid-way
+    cams = tuple(c.strip() for c in cameras.split(',') if c.strip()) if isinstance(cameras, str) else tuple(cameras)
+    TabletopEnv.check_cameras(cams)
+    if stream is not None and cams != ('top',): raise ValueError(f"cameras={cams}: mode {mode!r} records the top camera only (play and demo record several)")
+    check_writable(out, len(cams) * n_episodes * max_steps * size * size * 3 // 30)   # ~30x H.264 compression: fail before collecting, not mid-way
     with StoreWriter(out, mode=video_mode) as w:
         if w.removed: log.warning(f"{out}: removed {len(w.removed)} files of an interrupted write")
         start = len(w)
-        _check_run(out, dict(env='tabletop', mode=mode, seed=seed, size=size, max_steps=max_steps, task=task, n_episodes=n_episodes), resume, start)
+        _check_run(out, dict(env='tabletop', mode=mode, seed=seed, size=size, max_steps=max_steps, task=task, n_episodes=n_episodes,
+                             **({'cameras': list(cams)} if cams != ('top',) else {})), resume, start)
         if start >= n_episodes: return dict(out=str(out), episodes=start, new=0, frames_new=0, success_rate=None, seconds=0., episodes_per_s=0., frames_per_s=0.)
         hist = EpisodeStore(out).meta if start and mode == 'play' else []
         hist = [SimpleNamespace(instruction=m['instruction'], success=m['success']) for m in hist]
         stream = (stream(n_episodes, start, seed, size, max_steps) if stream is not None
-                  else play_stream(n_episodes, start, seed, size, max_steps, hist, proposer) if mode == 'play'
-                  else demo_stream(n_episodes, start, seed, size, max_steps, task))
+                  else play_stream(n_episodes, start, seed, size, max_steps, hist, proposer, cameras=cams) if mode == 'play'
+                  else demo_stream(n_episodes, start, seed, size, max_steps, task, cameras=cams))
         buf, n_ok, n_new, frames, t0, pending = [], 0, 0, 0, time.perf_counter(), None
         with ThreadPoolExecutor(1) as ex, tqdm(total=n_episodes, initial=start, disable=not progress, desc=f'collect {mode}', unit='ep') as bar:
             for ep in stream:
