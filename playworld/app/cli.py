@@ -491,7 +491,8 @@ def replay_report(checkpoint:str|Path,  # world-model folder
         s = json.loads(sp.read_text()); idx = s['val']
         if not idx: raise ValueError(f"{sp}: the run held out no episode (val_frac 0)")
         if max(idx) >= len(eps): raise ValueError(f"{sp} holds out episodes {idx}, but {data} has {len(eps)}: the split was made on other data ({s.get('data')})")
-    r = replay_eval(m, [eps[i] for i in idx], tuple(horizons), n_steps=n_steps, stride=stride, seed=seed, n_strip=0, margin_ci=True)
+    from playworld.wm.model import model_episode
+    r = replay_eval(m, [model_episode(eps[i], m, fit=True) for i in idx], tuple(horizons), n_steps=n_steps, stride=stride, seed=seed, n_strip=0, margin_ci=True)
     row = lambda d: {h: dict(psnr=d['psnr'][h], psnr_copy_last=d['psnr_copy_last'][h], psnr_shuffled_actions=d['psnr_shuffled_actions'][h],
                              ssim=d['ssim'][h], n=d['n'][h], margin_copy_last=d['margin']['copy_last'][h], margin_shuffled_actions=d['margin']['shuffled_actions'][h])
                      for h in horizons if h in d['psnr']}

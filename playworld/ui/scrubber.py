@@ -118,7 +118,7 @@ class Scrubber:
                 raise ValueError("this scrubber scrubs the precomputed predictions it was given; make a new Scrubber for another episode")
             preds = [np.asarray(p) for p in self._predicted]
         else:
-            if self.models: ep = model_episode(ep, self.models[0])   # a multi-camera model: the canvas of its cameras
+            if self.models: ep = model_episode(ep, self.models[0], fit=True)   # a multi-camera model: the canvas of its cameras (views resized to the model's)
             preds = [replay_episode(m, ep, self.seed) for m in self.models]
         self.views = list(getattr(self.models[0].config, 'cameras', None) or []) if self.models else []
         for p in preds:

@@ -217,7 +217,7 @@ class TeleopSession:
             st = EpisodeStore(root)
             if not 0 <= int(episode) < len(st): raise IndexError(f"episode {episode} out of range: {root} has {len(st)} episodes (0..{len(st)-1})")
             ep = st.load(int(episode))
-            try: ep = model_episode(ep, self.model)   # a multi-camera model: its cameras tiled into one canvas
+            try: ep = model_episode(ep, self.model, fit=True)   # a multi-camera model: its cameras tiled into one canvas (views resized to the model's)
             except (KeyError, ValueError) as e: raise ValueError(f"episode {episode} of {root}: {str(e).strip(chr(34) + chr(39))}") from None
             if len(ep) < n: raise ValueError(f"episode {episode} of {root} has {len(ep)} frames; need >= {n}")
             ctx, past, instruction = ep.frames[:n], ep.actions[:n - 1], instruction or ep.instruction

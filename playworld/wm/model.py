@@ -127,6 +127,7 @@ def _check_inputs(cfg, context:Tensor, actions:Tensor):
 # %% ../../nbs/40_wm.model.ipynb #07c89438
 def model_episode(ep,            # an `Episode` with (at least) the model's cameras
                   model_or_cfg,  # an `ActionVideoDenoiser` or its config
+                  fit:bool=False, # resize views of another size but the same aspect ratio (within 2 %) to the model's, as `playworld import --size` does
                  ):              # -> `Episode` whose `frames` are the model's (T, H, W, 3) canvas; labels, actions, state kept
     """The episode as a world model sees it: for a multi-camera model its cameras tiled into one canvas per frame
     (`core.tile_views`, in the model's `cameras` order), for a one-camera model the camera it was trained on (its
@@ -135,6 +136,16 @@ def model_episode(ep,            # an `Episode` with (at least) the model's came
     import dataclasses
     from playworld.core import tile_views, IMAGE_PREFIX
     cfg = getattr(model_or_cfg, 'config', model_or_cfg); cams = getattr(cfg, 'cameras', None)
+    if fit:   # each view to the model's view size (PyAV's AREA resize, the importer's), refusing a change of aspect ratio
+        from playworld.data.importers import fit_frames
+        H, W = frame_hw(cfg); w = W // getattr(cfg, 'n_views', 1); fitted = {}
+        for k, v in ep.cameras.items():
+            if k in (cams or ep.camera_keys[:1]) and v.shape[1:3] != (H, w):
+                if abs(v.shape[2] / v.shape[1] / (w / H) - 1) > 0.02:
+                    raise ValueError(f"camera {k} frames are {v.shape[1]}x{v.shape[2]}, the model's {H}x{w}: another aspect ratio (import with --size {H}x{w} --crop center)")
+                v = fit_frames(v, (H, w))
+            fitted[k] = v
+        ep = dataclasses.replace(ep, frames=None, cameras=fitted)
     key = (IMAGE_PREFIX + '+'.join(c.removeprefix(IMAGE_PREFIX) for c in cams)) if cams and len(cams) > 1 else (cams[0] if cams else ep.camera_keys[0])
     frames = ep.frames if ep.camera_keys == [key] else tile_views(ep, list(cams)) if cams else ep.frames   # already the model's view: as is
     if tuple(frames.shape[1:3]) != frame_hw(cfg):
