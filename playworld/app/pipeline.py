@@ -21,7 +21,7 @@ __all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study
 # %% ../../nbs/90_app.pipeline.ipynb #d1a7fdcd
 _TT = dict(horizons=[1, 4, 8, 16])
 _QUICK_TRAIN = dict(tabletop=dict(steps=1100, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.12, max_seconds=540, init_from='shipped'),
-                    bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150))
+                    bridge=dict(steps=260, batch_size=16, block_out_channels=[32, 64, 64, 128], n_ctx=4, val_frac=0.25, max_seconds=150, init_from='shipped'))
 PROFILES = {
     # every stage at toy size, ~2 min on 2 cores: what the tests run
     'smoke': dict(
