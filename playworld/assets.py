@@ -4,12 +4,12 @@
 
 # %% ../nbs/01_assets.ipynb #c0846938
 from __future__ import annotations
-import os
+import json, os
 from pathlib import Path
 import playworld
 
 # %% auto #0
-__all__ = ['checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'droid_sample',
+__all__ = ['JUDGES', 'checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'droid_sample',
            'given_or_shipped', 'stages_dir']
 
 # %% ../nbs/01_assets.ipynb #aa71560d
@@ -28,9 +28,19 @@ def default_checkpoint()->Path|None:
     "The tabletop world model shipped in `data_samples/tabletop_wm` (None when absent)."
     return shipped('tabletop_wm', 'config.json')
 
-def default_judge()->Path|None:
-    "The tabletop success judge shipped in `data_samples/tabletop_judge` (None when absent)."
-    return shipped('tabletop_judge', 'config.json')
+JUDGES = ('tabletop_judge', 'tabletop_judge_top')   # the shipped judges, the best first
+
+def default_judge(cameras=('top',) # cameras the judge must read, in order: names or LeRobot keys (None: any)
+                 )->Path|None:     # its folder, or None when no shipped judge reads them
+    """The best shipped tabletop success judge that reads exactly `cameras`: `data_samples/tabletop_judge` reads the top
+    and front views, `data_samples/tabletop_judge_top` the top view alone (what one-camera world models and envs give)."""
+    key = lambda c: c if c.startswith('observation.images.') else 'observation.images.' + c
+    want = None if cameras is None else [key(c) for c in ([cameras] if isinstance(cameras, str) else cameras)]
+    for name in JUDGES:
+        if (p := shipped(name, 'config.json')) is None: continue
+        has = json.loads((p/'config.json').read_text()).get('cameras') or ['observation.images.top']   # older judges: the top view
+        if want is None or list(has) == want: return p
+    return None
 
 def default_heldout()->Path|None:
     "The 12 held-out tabletop episodes shipped in `data_samples/tabletop_heldout` (None when absent)."

@@ -75,3 +75,23 @@ def test_train_judge_bad_settings(store, tmp_path, capsys, kv, says):
     rc = pw('train-judge', '--data', store, '--out', tmp_path/'j', '--set', kv, '--quiet', check=False)
     err = capsys.readouterr().err
     assert rc == 2 and says in err and not (tmp_path/'j').exists(), err[-2000:]
+
+def test_two_camera_judge(store, tmp_path, capsys):
+    "collect --mode judge --cameras top,front records both views; a judge trained on them reads both, and refuses a top-only store by name."
+    d = tmp_path/'two'
+    pw('collect', '--mode', 'judge', '--cameras', 'top,front', '--episodes', 8, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')
+    st = EpisodeStore(d); assert st.camera_keys == ['observation.images.top', 'observation.images.front']
+    top = EpisodeStore(store)
+    for i in range(3):                                                       # the same attempts as the top-only collection, seen twice
+        a, b = top.load(i), st.load(i)
+        assert a.instruction == b.instruction and list(a.events) == list(b.events)
+        assert np.abs(a.frames.astype(int) - b.frames).mean() < 3
+    pw('train-judge', '--data', d, '--out', tmp_path/'j', '--set', 'epochs=2', '--quiet')
+    j = load_judge(tmp_path/'j'); assert j.cfg.keys == ('observation.images.top', 'observation.images.front')
+    capsys.readouterr(); pw('evaluate', 'judge', '--judge', tmp_path/'j', '--episodes', 3, '--seed', 9, '--steps', 8, '--json', '--quiet')
+    r = json.loads(capsys.readouterr().out)
+    ref = evaluate_judge(j, judge_items([e for e in judge_stream(3, seed=9, steps=8, cameras=('top', 'front'))]))
+    assert r['n'] == 3 and r['accuracy'] == pytest.approx(ref['accuracy'])
+    assert sum(b['n'] for b in r['calibration']['bins']) == 3
+    rc = pw('evaluate', 'judge', '--judge', tmp_path/'j', '--data', store, '--quiet', check=False)
+    assert rc == 2 and "has no camera ['observation.images.front']" in capsys.readouterr().err

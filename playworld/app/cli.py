@@ -178,7 +178,7 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
     c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
     c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
-    c.add_argument('--cameras', default='top', help="tabletop cameras to record, e.g. top,front (stored as observation.images.<cam>; play and demo modes)")
+    c.add_argument('--cameras', default='top', help="tabletop cameras to record, e.g. top,front (stored as observation.images.<cam>; every mode)")
     c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn); policy mode: families, comma-separated (default lift)')
     c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
     c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
@@ -628,7 +628,11 @@ def _cmd_evaluate_judge(a):
     from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
     if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
-    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    if a.imagined: cams = json.loads((Path(a.model)/'config.json').read_text()).get('cameras') if (Path(a.model)/'config.json').exists() else None
+    elif a.data: from playworld.data.store import EpisodeStore; cams = EpisodeStore(a.data).camera_keys
+    else: cams = None                                                         # fresh attempts: the best shipped judge, whatever it reads
+    jp = given_or_shipped(a.judge, lambda: default_judge(cams or ('top',) if a.imagined or a.data else None),
+                          f"no --judge given and no shipped judge (data_samples/tabletop_judge*) reads {'cameras ' + ', '.join(cams) if cams else 'the top camera'}")
     judge = load_judge(jp)
     fams = a.families.split(',') if a.families else None
     if fams and (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"--families: unknown task families {bad}; expected some of {list(TASK_FAMILIES)}")
@@ -638,16 +642,16 @@ def _cmd_evaluate_judge(a):
         eps = (st.load(i) for i in range(len(st)) if not fams or st.meta[i]['task_family'] in fams)
         eps = list(eps) if a.imagined else eps                     # frames kept only when the model needs them
     else:
-        eps, src = fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet), dict(seed=a.seed, steps=a.steps)
-    items = judge_items(eps, judge.cfg.arch, not a.quiet and bool(a.data))
+        eps, src = fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet, judge.camera_names), dict(seed=a.seed, steps=a.steps)
+    items = judge_items(eps, judge.cfg.arch, not a.quiet and bool(a.data), judge.cfg.keys)
     if not items: raise ValueError(f"no attempts to judge in {a.data or 'the fresh attempts'} (families {fams})")
-    keys = ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc')
+    keys = ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc', 'calibration')
     r = evaluate_judge(judge, items)
     res = dict({k: r[k] for k in keys}, judge=str(jp), **src)
     if a.imagined:
         from playworld.wm.model import load_world_model
         wm = load_world_model(a.model, expect=dict(size=judge.cfg.size))
-        ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch))
+        ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch, cameras=judge.cfg.keys))
         res['imagined'] = dict({k: ri[k] for k in keys}, model=str(a.model))
     if a.out:
         write_json(a.out, res)
@@ -797,8 +801,8 @@ def main(argv:list|None=None # arguments (None: sys.argv[1:])
     if extra: a._parser.error(f"unrecognized arguments: {' '.join(extra)} (see playworld {a.command}{' ' + a.what if getattr(a, 'what', None) else ''} --help)")
     from playworld.app.pipeline import StageFailed
     try: a.func(a)
-    except (ValueError, FileNotFoundError, PermissionError, OSError, StageFailed, RuntimeError, ImportError) as e:  # RuntimeError: another writer holds a store; ImportError: an optional extra (ray) missing
-        print(f"playworld {a.command}: error: {e}", file=sys.stderr); return 2
+    except (ValueError, FileNotFoundError, PermissionError, OSError, StageFailed, RuntimeError, ImportError, KeyError) as e:  # RuntimeError: another writer holds a store; ImportError: an optional extra (ray) missing; KeyError: a camera the data lacks
+        print(f"playworld {a.command}: error: {e.args[0] if isinstance(e, KeyError) and e.args else e}", file=sys.stderr); return 2
     return 0
 
 # %% ../../nbs/99_app.cli.ipynb #1d46ba40

@@ -41,8 +41,8 @@ def _make(env:str, size:int):
     return MetaWorldEnv('pick-place-v3', size=size, max_steps=500, seed=0)
 
 def bench_single(env:str='tabletop', size:int=96, seconds:float=2.0, rounds:int=6 # env name, px, total s, rounds
-                )->dict:   # {'fps', 'raw_fps', 'overhead_pct'} (+ 'lib_fps', 'lib_overhead_pct' for metaworld); frames/s, %
-    "Step+render frames/s of the wrapper and of raw `mj_step` + `Renderer.render` on the same scene."
+                )->dict:   # {'fps', 'raw_fps', 'overhead_pct'} (+ 'lib_fps', 'lib_overhead_pct' for metaworld; 'fps_two_cameras', 'two_camera_cost' for the tabletop); frames/s, %
+    "Step+render frames/s of the wrapper and of raw `mj_step` + `Renderer.render` on the same scene (the tabletop also with its top and front cameras, in the same rounds)."
     e = _make(env, size); e.reset(seed=0); rng = np.random.default_rng(0)
     acts, i = rng.uniform(-1, 1, (4096, 4)).astype(np.float32), [0]
     def wrapped():
@@ -58,13 +58,18 @@ def bench_single(env:str='tabletop', size:int=96, seconds:float=2.0, rounds:int=
     def lib():                                                       # metaworld's own step (rewards, obs) + our render
         i[0] += 1; e.mw.step(acts[i[0] % 4096]); e.render()
         if e.mw.curr_path_length >= 480: e.mw.reset()
-    fns = dict(fps=wrapped, raw_fps=raw, **(dict(lib_fps=lib) if env == 'metaworld' else {}))
+    if env == 'tabletop':                                            # the same steps rendering two cameras
+        e2 = TabletopEnv(size=size, max_steps=10**9, seed=0, cameras=('top', 'front')); e2.reset(seed=0)
+        def two(): i[0] += 1; e2.step(acts[i[0] % 4096])
+    fns = dict(fps=wrapped, raw_fps=raw, **(dict(lib_fps=lib) if env == 'metaworld' else dict(fps_two_cameras=two)))
     res = {k: [] for k in fns}
     for _ in range(rounds):                                          # interleaved short rounds
         for k, f in fns.items(): res[k].append(_rate(f, seconds / rounds / len(fns)))
     r.close(); e.close()
     out = {k: round(max(v), 1) for k, v in res.items()}
     out['overhead_pct'] = round(float(np.median(100 * (np.array(res['raw_fps']) / np.array(res['fps']) - 1))), 1)
+    if env == 'tabletop':                                            # render cost of the second camera: one-camera over two-camera step time
+        e2.close(); out['two_camera_cost'] = round(float(np.median(np.array(res['fps']) / np.array(res['fps_two_cameras']))), 2)
     if 'lib_fps' in res: out['lib_overhead_pct'] = round(float(np.median(100 * (np.array(res['raw_fps']) / np.array(res['lib_fps']) - 1))), 1)
     return out
 

@@ -15,9 +15,10 @@ class SceneGroupEnv:
     "G tabletops in one `Scene` with `WorldModelEnv`'s batched reset/step; `judge` is the simulator's own success. ValueError for a context that is not one of its starts."
     def __init__(self, scene:Scene|None=None, # the simulator's scene (None: the real tabletop)
                  size:int=64,                 # frame size, px
-                 n_ctx:int=4):                # context frames a start carries (as the world model's)
-        self.scene, self.size, self.n_ctx = scene or Scene(), size, n_ctx
-        self.envs, self._layouts, self.success, self.t, self.instruction = [], {}, None, 0, ''
+                 n_ctx:int=4,                 # context frames a start carries (as the world model's)
+                 cameras:tuple=('top',)):     # cameras rendered: the first is what the policy sees; all are recorded for `canvas`
+        self.scene, self.size, self.n_ctx, self.cameras = scene or Scene(), size, n_ctx, TabletopEnv.check_cameras(cameras)
+        self.envs, self._layouts, self.success, self.t, self.instruction, self._rec = [], {}, None, 0, '', []
 
     def starts(self, n:int,                 # start states
                families=('lift',),          # task families, in turn (as `real_starts`)
@@ -33,7 +34,7 @@ class SceneGroupEnv:
         return out
 
     def _pool(self, G:int):
-        while len(self.envs) < G: self.envs.append(TabletopEnv(self.size, max_steps=10**9, scene=self.scene))
+        while len(self.envs) < G: self.envs.append(TabletopEnv(self.size, max_steps=10**9, scene=self.scene, cameras=self.cameras))
 
     def reset(self, seed:int|None=None, # unused (the layout comes from the context)
               options:dict|None=None, # 'context' (G, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8: a start of `starts`; 'instruction' (must match)
@@ -45,9 +46,9 @@ class SceneGroupEnv:
         if key not in self._layouts: raise ValueError("options['context'] must be the context of a start made by this simulator's `starts` (G, n_ctx, H, W, 3) uint8")
         s, fam, ins = self._layouts[key]
         if (want := (options or {}).get('instruction')) and want != ins: raise ValueError(f"instruction {want!r} differs from the start's {ins!r}")
-        G = len(ctx); self._pool(G); img = []
-        for e in self.envs[:G]: img.append(e.reset(seed=s, options={'task': fam})[0]['image'])
-        self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack(img)
+        G = len(ctx); self._pool(G); obs = [e.reset(seed=s, options={'task': fam})[0] for e in self.envs[:G]]
+        self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack([o['image'] for o in obs])
+        if len(self.cameras) > 1: self._cv = np.stack([self._tile(o) for o in obs]); self._rec = [self._cv.copy()]
         return dict(image=self._img.copy()), dict(instruction=ins, step=0)
 
     def step(self, actions, # (G, k, A) or (G, A) actions in [-1, 1]
@@ -57,11 +58,15 @@ class SceneGroupEnv:
         a = np.asarray(actions, np.float32); a = a[:, None] if a.ndim == 2 else a
         if a.ndim != 3 or len(a) != self.G: raise ValueError(f"actions must be (G={self.G}, k, A) or (G, A), got {np.shape(actions)}")
         fr = np.empty((self.G, a.shape[1], self.size, self.size, 3), np.uint8)
+        cv = np.empty((self.G, a.shape[1]) + self._cv.shape[1:], np.uint8) if len(self.cameras) > 1 else None
         for i, e in enumerate(self.envs[:self.G]):
             for t in range(a.shape[1]):
                 if not self.success[i]:
                     obs, _, term, _, _ = e.step(a[i, t]); self._img[i] = obs['image']; self.success[i] = term
+                    if len(self.cameras) > 1: self._cv[i] = self._tile(obs)
                 fr[i, t] = self._img[i]
+                if cv is not None: cv[i, t] = self._cv[i]
+        if cv is not None: self._rec += list(cv.swapaxes(0, 1))                # (G, H, V·W, 3) per step: every copy's views after it
         self.t += a.shape[1]
         return (dict(image=self._img.copy()), self.success.astype(np.float32), self.success.copy(), np.zeros(self.G, bool),
                 dict(frames=fr, step=self.t, instruction=self.instruction))
@@ -71,6 +76,22 @@ class SceneGroupEnv:
         "The exact reward of this simulator: did each rollout since the last reset succeed; ValueError when the frames are not of that group."
         if self.success is None or len(frames) != self.G: raise ValueError(f"judge needs the {self.G if self.success is not None else '?'} rollouts of the last reset, got {len(frames)}")
         return self.success.copy()
+
+    def _tile(self, obs)->np.ndarray: # (H, V·W, 3) uint8: the cameras of one observation side by side
+        return np.concatenate([obs['images'][c] for c in self.cameras], 1)
+
+    def canvas(self, frames # (G, T, H, W, 3) uint8 frames of the rollouts just run (their count and length are checked)
+              )->np.ndarray: # (G, T, H, V·W, 3) uint8: every camera of those frames side by side, in `cameras` order
+        "What every camera saw in the rollouts since the last reset (the reset frame, then each step); ValueError when the frames are not of those rollouts."
+        if len(self.cameras) < 2: return np.asarray(frames)
+        f = np.asarray(frames)
+        if not self._rec or f.shape[:2] != (self.G, len(self._rec)): raise ValueError(f"canvas needs the {self.G} rollouts of {len(self._rec)} frames since the last reset, got frames {f.shape}")
+        return np.stack(self._rec, 1)
+
+    def judged_by(self, judge # callable(frames (G, T, H, V·W, 3) uint8 with this env's cameras side by side, instruction) -> (G,) bool
+                 ):           # -> callable(frames (G, T, H, W, 3), instruction) -> (G,) bool, for `imagine` / `train_grpo`
+        "A reward that shows `judge` every camera of the rollouts just run, while the policy saw the first camera alone."
+        return lambda frames, instruction: judge(self.canvas(frames), instruction)
 
     def close(self):
         "Close the G simulators (their renderers)."

@@ -15,8 +15,9 @@ from torch import nn
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json
-from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction)
+from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json,
+                    OBS_IMAGE, IMAGE_PREFIX, camera_key, tile_views, split_views)
+from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames)
 from ..envs.policies import GRADED, GradedPolicy
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
 from ..data.events import MODES, Event, parse_event, format_event, stamp_event, interaction_mode
@@ -27,9 +28,10 @@ log = logging.getLogger(__name__)
 __all__ = ['log', 'N_KP', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of', 'run_full', 'success_step', 'done_at',
            'collect_judge_data', 'play_attempts', 'graded_attempt', 'judge_stream', 'fresh_attempts',
            'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet', 'judge_input', 'colour_masks',
-           'frame_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem',
-           'judge_items', 'judge_probs', 'evaluate_judge', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
-           'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
+           'frame_features', 'view_features', 'keypoint_input', 'KeypointNet', 'Judge', 'make_net', 'load_judge',
+           'JudgeItem', 'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'train_judge',
+           'JudgeTrainConfig', 'judge_curve', 'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
+           'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -48,8 +50,8 @@ def run_full(env:TabletopEnv,      # env already reset to its task
              policy_id:str|None=None, # default `policy.policy_id`
              act=None              # optional callable(action (4,)) -> None, told each action (e.g. a belief state)
             )->Episode:            # events 't:name:block' (`format_event`), then ':success:' or ':timeout:'; success = ever succeeded
-    "Run `policy` for exactly `steps` steps, recording frames, states, actions and the env's per-step events."
-    frames, states, actions, events, ok, now = [obs['image']], [obs['state']], [], [], False, False
+    "Run `policy` for exactly `steps` steps, recording every camera's frames (`CameraFrames`), states, actions and the env's per-step events."
+    cams, states, actions, events, ok, now = CameraFrames(obs), [obs['state']], [], [], False, False
     for t in range(steps):
         a = np.asarray(policy(env), np.float32); actions.append(a)
         if act is not None: act(a)
@@ -58,11 +60,11 @@ def run_full(env:TabletopEnv,      # env already reset to its task
         if now and not info['success']: events.append(format_event(Event(t, 'undone')))              # the task came undone
         elif ok and not now and info['success']: events.append(format_event(Event(t, 'success')))     # done again (the env reports only the first)
         now = bool(info['success']); ok = ok or now
-        frames.append(obs['image']); states.append(obs['state'])
+        cams.add(obs); states.append(obs['state'])
     actions.append(np.r_[0., 0., 0., 1. if obs['state'][4] > 0 else -1.].astype(np.float32))   # hold
     pid = getattr(policy, 'policy_id', '') if policy_id is None else policy_id
-    return Episode(np.stack(frames), np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
-                   pid, ok, env.fps, events + [format_event(Event(None, 'success' if ok else 'timeout'))])
+    return Episode(None, np.stack(actions), np.stack(states), info['instruction'], info['task'], source,
+                   pid, ok, env.fps, events + [format_event(Event(None, 'success' if ok else 'timeout'))], cameras=cams.cameras())
 
 def success_step(ep:Episode)->int|None: # step of the first success event, or None
     "When the attempt first succeeded (from its 't:success' event)."
@@ -121,7 +123,8 @@ def judge_stream(n:int,        # one past the last attempt to produce
                  seed:int=0,   # run seed: attempt i depends only on (seed, i)
                  size:int=64,  # frame size, px
                  steps:int=60, # steps per attempt (T = steps + 1 frames)
-                 block:int=8): # attempts per block
+                 block:int=8,  # attempts per block
+                 cameras:tuple=('top',)): # tabletop cameras recorded in each attempt (`TabletopEnv(cameras=...)`)
     """Yield labelled attempts start..n-1 for the judge, in blocks of `block`: even blocks are reset-free autonomous play
     from one fresh layout per block (`play_attempts`), odd blocks are graded policies, one fresh layout per attempt,
     the 11 policies x 6 families in turn (`graded_attempt`), so the stream is half play, half graded failures of every
@@ -129,7 +132,7 @@ def judge_stream(n:int,        # one past the last attempt to produce
     restart at `start` replays only the part of a play block before it."""
     if block < 1: raise ValueError(f"block must be >= 1, got {block}")
     fams, pids, pols = list(TASK_FAMILIES), list(GRADED), {}
-    env = TabletopEnv(size=size, max_steps=steps, seed=derive_seed(seed))
+    env = TabletopEnv(size=size, max_steps=steps, seed=derive_seed(seed), cameras=tuple(cameras))
     try:
         for b in range(start // block, -(-n // block)):
             lo, hi = b * block, min(n, (b + 1) * block)
@@ -149,14 +152,15 @@ def fresh_attempts(n:int,                # attempts wanted
                    seed:int,             # run seed of `judge_stream` (choose one no training data came from)
                    families=None,        # keep only these task families (default: all)
                    size:int=64, steps:int=60,
-                   progress:bool=False)->list: # list[Episode], n of them
+                   progress:bool=False,
+                   cameras:tuple=('top',))->list: # list[Episode], n of them, with these tabletop cameras
     "Labelled attempts of `judge_stream(seed=seed)`, keeping the first `n` of the given families; ValueError for an unknown family."
     fams = list(TASK_FAMILIES) if families is None else list(families)
     if (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"unknown task families {bad}; expected some of {list(TASK_FAMILIES)}")
     if n < 1: raise ValueError(f"n must be >= 1 attempt, got {n}")
     out = []
     with tqdm(total=n, disable=not progress, desc='fresh attempts') as bar:
-        for ep in judge_stream(10**9, seed=seed, size=size, steps=steps):
+        for ep in judge_stream(10**9, seed=seed, size=size, steps=steps, cameras=cameras):
             if ep.task in fams: out.append(ep); bar.update()
             if len(out) == n: break
     return out
@@ -187,7 +191,14 @@ class JudgeConfig:
     modes:tuple=MODES                # mode names of the mode head
     threshold:float=0.5              # success probability above which `Judge.__call__` says success
     hidden:int=128                   # keypoint MLP width
+    cameras:tuple|None=None          # cameras read (LeRobot keys), left to right in the canvas `Judge` is given (None: the training data's; a judge built without data reads the top view)
     def __post_init__(self):
+        if self.cameras is not None:
+            c = (self.cameras,) if isinstance(self.cameras, str) else tuple(self.cameras)
+            try: c = tuple(camera_key(x) for x in c)
+            except ValueError as e: raise ValueError(f"JudgeConfig.cameras={self.cameras!r}: {e}") from e
+            if not c or len(set(c)) != len(c): raise ValueError(f"JudgeConfig.cameras={self.cameras!r}: expected distinct camera names")
+            self.cameras = c
         if self.arch not in ('keypoints', 'cnn'): raise ValueError(f"JudgeConfig.arch={self.arch!r}: expected 'keypoints' or 'cnn'")
         for k, lo in (('size', 16), ('n_frames', 2), ('emb', 1), ('hidden', 1)):
             v = getattr(self, k)
@@ -195,6 +206,10 @@ class JudgeConfig:
         self.widths, self.modes = tuple(int(w) for w in self.widths), tuple(self.modes)
         if not self.widths or min(self.widths) < 8 or any(w % 8 for w in self.widths): raise ValueError(f"JudgeConfig.widths={self.widths!r}: expected multiples of 8 (GroupNorm(8, w))")
         if not 0 < float(self.threshold) < 1: raise ValueError(f"JudgeConfig.threshold={self.threshold!r}: expected a probability in (0, 1)")
+    @property
+    def keys(self)->tuple: return self.cameras or (OBS_IMAGE,)   # the cameras read, canvas order
+    @property
+    def n_views(self)->int: return len(self.keys)                # V views side by side in the canvas
 
 class JudgeNet(nn.Module):
     "FiLM-conditioned CoordConv CNN: (B, 3K+3, H, W) frames + (B, 4) instruction indices -> success logit (B,), mode logits (B, M)."
@@ -235,7 +250,7 @@ def colour_masks(f:np.ndarray # (N, H, W, 3) uint8 frames
     "Pixel masks of the tabletop's objects by colour dominance (thresholds set on rendered frames)."
     f = f.astype(np.int16); r, g, b = f[..., 0], f[..., 1], f[..., 2]
     return dict(red=r - np.maximum(g, b) > 60, green=g - np.maximum(r, b) > 50, blue=b - np.maximum(r, g) > 60,
-                bowl=np.minimum(r, g) - b > 80, plate=f.min(-1) > 200, gripper=f.max(-1) < 70)
+                bowl=np.minimum(r, g) - b > 80, plate=f.min(-1) > 200, gripper=(f.max(-1) < 70) & (f.max(-1) > 0))   # 0: the front view's black background
 
 N_KP = 6 * 6 + 8   # keypoint features per frame
 
@@ -258,22 +273,29 @@ def frame_features(f:np.ndarray,   # (N, H, W, 3) uint8 frames of one episode, t
     rel = np.concatenate([o - bowl, o - plate, o - base, o - o[:1]], 1)
     return np.concatenate(feats + [rel], 1).astype(np.float32)
 
-def keypoint_input(frames:np.ndarray, # (B, T, H, W, 3) uint8
+def view_features(views:list, # V arrays (N, H, W, 3) uint8: one episode's frames per camera
+                  task:Task     # the instruction's task
+                 )->np.ndarray: # (N, V·N_KP) float32: each frame's `frame_features` of every camera, side by side
+    "Keypoint features of several cameras: per frame, the first camera's `N_KP` features, then the next camera's, ..."
+    return np.concatenate([frame_features(v, task) for v in views], 1)
+
+def keypoint_input(frames:np.ndarray, # (B, T, H, V·W, 3) uint8: V cameras side by side (`tile_views`)
                    instructions:list, # B instructions
-                   n_frames:int       # K frames picked per episode
-                  )->torch.Tensor:    # (B, K·N_KP + 11) float32
-    "The keypoint judge's input: features of K evenly picked frames (always the first and the last) + family and direction one-hot."
+                   n_frames:int,      # K frames picked per episode
+                   n_views:int=1      # V
+                  )->torch.Tensor:    # (B, K·V·N_KP + 11) float32
+    "The keypoint judge's input: features of K evenly picked frames (always the first and the last) of every view + family and direction one-hot."
     out = []
     for fr, ins in zip(frames, instructions):
         t, enc = parse_instruction(ins), encode_instruction(ins)
-        x = frame_features(fr[pick_frames(len(fr), n_frames)], t).ravel()
+        x = view_features(split_views(fr[pick_frames(len(fr), n_frames)], n_views), t).ravel()
         out.append(np.concatenate([x, np.eye(len(_FAMS))[enc[0]], np.eye(len(_DIRS) + 1)[enc[3]]]))
     return torch.from_numpy(np.stack(out).astype(np.float32))
 
 class KeypointNet(nn.Module):
     "MLP on standardised keypoint features -> success logit (B,), mode logits (B, M); `mu`, `sd` are set from the training data."
     def __init__(self, cfg:JudgeConfig, hidden:int|None=None): # hidden: MLP width (default `cfg.hidden`)
-        super().__init__(); d = cfg.n_frames * N_KP + len(_FAMS) + len(_DIRS) + 1; hidden = hidden or cfg.hidden
+        super().__init__(); d = cfg.n_frames * cfg.n_views * N_KP + len(_FAMS) + len(_DIRS) + 1; hidden = hidden or cfg.hidden
         self.register_buffer('mu', torch.zeros(d)); self.register_buffer('sd', torch.ones(d))
         self.mlp = nn.Sequential(nn.Linear(d, hidden), nn.SiLU(), nn.Dropout(0.2), nn.Linear(hidden, hidden), nn.SiLU(),
                                  nn.Dropout(0.2), nn.Linear(hidden, 1 + len(cfg.modes)))
@@ -284,19 +306,21 @@ class KeypointNet(nn.Module):
 class Judge:
     "Success and interaction-mode judge; `judge(frames, instruction) -> (B,) bool` as `imagine_rollouts(judge=...)` expects."
     def __init__(self, net:JudgeNet|None=None, cfg:JudgeConfig|None=None):
-        self.cfg = cfg or JudgeConfig(); self.net = (net or make_net(self.cfg)).eval()
+        import dataclasses
+        cfg = cfg or JudgeConfig(); self.cfg = dataclasses.replace(cfg, cameras=cfg.keys)   # the cameras it reads, always named
+        self.net = (net or make_net(self.cfg)).eval()
     def _check(self, frames, instruction):
-        f = np.asarray(frames); s = self.cfg.size
-        if f.ndim != 5 or f.shape[2:] != (s, s, 3) or f.dtype != np.uint8:
-            raise ValueError(f"frames must be (B, T, {s}, {s}, 3) uint8, got {f.shape} {f.dtype}")
+        f = np.asarray(frames); s, V = self.cfg.size, self.cfg.n_views
+        if f.ndim != 5 or f.shape[2:] != (s, V * s, 3) or f.dtype != np.uint8:
+            raise ValueError(f"frames must be (B, T, {s}, {V * s}, 3) uint8 ({'cameras ' + ', '.join(self.cfg.keys) + ' side by side' if V > 1 else 'one camera'}), got {f.shape} {f.dtype}")
         ins = [instruction] * len(f) if isinstance(instruction, str) else list(instruction)
         if len(ins) != len(f): raise ValueError(f"need one instruction or B = {len(f)} of them, got {len(ins)}")
         return f, ins
     def inputs(self, frames:np.ndarray, ins:list)->torch.Tensor: # the network's input for (B, T, H, W, 3) frames
-        return keypoint_input(frames, ins, self.cfg.n_frames) if self.cfg.arch == 'keypoints' else judge_input(frames, self.cfg.n_frames)
+        return keypoint_input(frames, ins, self.cfg.n_frames, self.cfg.n_views) if self.cfg.arch == 'keypoints' else judge_input(frames, self.cfg.n_frames)
 
     @torch.no_grad()
-    def predict(self, frames:np.ndarray, # (B, T, H, W, 3) uint8 (T >= 1): an episode so far
+    def predict(self, frames:np.ndarray, # (B, T, H, V·W, 3) uint8 (T >= 1): an episode so far, the V = `cfg.n_views` cameras side by side
                  instruction,                    # str, or B of them
                  batch_size:int=256
                 )->dict:  # p_success (B,) float, mode (B,) list[str], mode_probs (B, M) float
@@ -309,6 +333,9 @@ class Judge:
             ps.append(torch.sigmoid(s)); pm.append(m.softmax(-1))
         ps, pm = torch.cat(ps).numpy(), torch.cat(pm).numpy()
         return dict(p_success=ps, mode=[self.cfg.modes[j] for j in pm.argmax(1)], mode_probs=pm)
+
+    @property
+    def camera_names(self)->tuple: return tuple(k[len(IMAGE_PREFIX):] for k in self.cfg.keys)   # the tabletop cameras it reads, e.g. ('top', 'front')
 
     def __call__(self, frames, instruction)->np.ndarray: # (B,) bool
         "Success verdicts: p_success > threshold."
@@ -337,7 +364,7 @@ def load_judge(path:str|Path # folder written by `Judge.save`
         if not (p/n).exists(): raise FileNotFoundError(f"no judge checkpoint at {p}: {n} missing (train one with train_judge)")
     fix = f"the judge checkpoint {p} is corrupt; delete it and train it again (train_judge)"
     d = load_checkpoint_file(p/'config.json', fix)
-    try: cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes'])})
+    try: cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes']), 'cameras': d.get('cameras') or (OBS_IMAGE,)})
     except Exception as e: raise ValueError(f"{p/'config.json'} is not a judge config ({type(e).__name__}: {e}): {fix}") from e
     net, sd = make_net(cfg), load_checkpoint_file(p/'model.safetensors', fix)
     try: net.load_state_dict(sd)
@@ -372,18 +399,21 @@ class JudgeItem:
     events:list              # the episode's events (store form)
     success:bool             # ever succeeded
     T:int                    # frames
-    feats:np.ndarray|None=None  # (T, N_KP) float32 `frame_features` of every frame (keypoint judge)
-    frames:np.ndarray|None=None # (T, H, W, 3) uint8 (CNN judge)
+    feats:np.ndarray|None=None  # (T, V·N_KP) float32 `view_features` of every frame (keypoint judge)
+    frames:np.ndarray|None=None # (T, H, V·W, 3) uint8 canvas of the cameras (CNN judge)
     policy_id:str=''
-    hw:tuple=(64, 64)        # frame (H, W), px
+    hw:tuple=(64, 64)        # one camera's frame (H, W), px
+    cameras:tuple=(OBS_IMAGE,)  # the V cameras of `feats` / `frames`, in order
     def __len__(self): return self.T
 
 def judge_items(data,                 # an `EpisodeStore`, its folder, or an iterable of `Episode` / `JudgeItem`
-                arch:str='keypoints', # 'keypoints': keep features only (~11 kB per 61-frame attempt); 'cnn': keep frames
-                progress:bool=False
+                arch:str='keypoints', # 'keypoints': keep features only (~11 kB per 61-frame attempt and camera); 'cnn': keep frames
+                progress:bool=False,
+                cameras=None          # camera keys or names to read, in order (None: every camera of each episode)
                )->list:               # list[JudgeItem]
     """The judge's training items, streamed episode by episode from a store: memory grows with the features, not the
-    frames, so 10,000 attempts take ~110 MB instead of ~7.5 GB. ValueError for an arch other than 'keypoints'/'cnn'."""
+    frames, so 10,000 attempts take ~110 MB instead of ~7.5 GB per camera. ValueError for an arch other than 'keypoints'/'cnn',
+    KeyError naming an episode's cameras when one asked for is missing."""
     if arch not in ('keypoints', 'cnn'): raise ValueError(f"arch must be 'keypoints' or 'cnn', got {arch!r}")
     if isinstance(data, (str, Path)):
         from playworld.data.store import EpisodeStore
@@ -393,13 +423,16 @@ def judge_items(data,                 # an `EpisodeStore`, its folder, or an ite
     for e in tqdm(it, total=len(data) if hasattr(data, '__len__') else None, disable=not progress, desc='judge items'):
         if isinstance(e, JudgeItem):
             if (e.feats if arch == 'keypoints' else e.frames) is None: raise ValueError(f"a JudgeItem without {'features' if arch == 'keypoints' else 'frames'} cannot train the {arch!r} judge")
+            if cameras is not None and tuple(e.cameras) != tuple(map(camera_key, cameras)): raise KeyError(f"a JudgeItem of cameras {list(e.cameras)}, but cameras {list(cameras)} were asked for")
             out.append(e); continue
-        f = None if arch == 'cnn' else frame_features(e.frames, parse_instruction(e.instruction))
-        out.append(JudgeItem(e.instruction, list(e.events), bool(e.success), len(e), f, e.frames if arch == 'cnn' else None,
-                             e.policy_id, tuple(e.frames.shape[1:3])))
+        keys = tuple(camera_key(k) for k in cameras) if cameras is not None else tuple(e.camera_keys)
+        if (miss := [k for k in keys if k not in e.cameras]): raise KeyError(f"attempt {len(out)} ({e.instruction!r}) has no camera {miss}; it has {e.camera_keys}")
+        f = None if arch == 'cnn' else view_features([e.cameras[k] for k in keys], parse_instruction(e.instruction))
+        out.append(JudgeItem(e.instruction, list(e.events), bool(e.success), len(e), f, tile_views(e, list(keys)) if arch == 'cnn' else None,
+                             e.policy_id, tuple(e.cameras[keys[0]].shape[1:3]), keys))
     return out
 
-def _kp_rows(items, fs, K)->torch.Tensor: # keypoint judge input (B, K·N_KP + 11) of items cut at frames fs
+def _kp_rows(items, fs, K)->torch.Tensor: # keypoint judge input (B, K·V·N_KP + 11) of items cut at frames fs
     x = np.stack([it.feats[pick_frames(f + 1, K)].ravel() for it, f in zip(items, fs)])
     enc = np.stack([encode_instruction(it.instruction) for it in items])
     return torch.from_numpy(np.concatenate([x, np.eye(len(_FAMS))[enc[:, 0]], np.eye(len(_DIRS) + 1)[enc[:, 3]]], 1).astype(np.float32))
@@ -421,12 +454,29 @@ def _rates(y:np.ndarray, p:np.ndarray)->dict: # y, p (N,) bool: truth and verdic
     if bal is None: why['balanced_accuracy_reason'] = f"the labels hold one class only ({'failures' if tpr is None else 'successes'})"
     return dict(n=int(len(y)), accuracy=float((p == y).mean()), balanced_accuracy=bal, tpr=tpr, fpr=fpr, success_rate=float(y.mean()), **why)
 
+def calibration(y:np.ndarray,   # (N,) bool: what really happened
+                p:np.ndarray,   # (N,) float: the predicted success probability
+                n_bins:int=10   # equal-width probability bins
+               )->dict:         # bins: [{lo, hi, n, mean_p, frequency}] of the non-empty bins; ece: expected calibration error
+    """Reliability diagram of a success probability: per equal-width bin [lo, hi), the mean prediction, the observed
+    success frequency and the count, and the expected calibration error (the count-weighted mean |frequency - mean_p|,
+    Guo et al. 2017). Written out rather than scikit-learn's `calibration_curve`, which returns no counts (the ECE and a
+    reader need them). ValueError for unequal lengths or no attempts."""
+    y, p = np.asarray(y, bool), np.clip(np.asarray(p, float), 0, 1)
+    if len(y) != len(p) or not len(y): raise ValueError(f"calibration needs equal, non-zero numbers of labels and probabilities, got {len(y)} and {len(p)}")
+    b = np.minimum((p * n_bins).astype(int), n_bins - 1)                      # (N,) bin of each attempt; p = 1 in the last
+    bins = [dict(lo=round(k / n_bins, 3), hi=round((k + 1) / n_bins, 3), n=int((b == k).sum()), mean_p=float(p[b == k].mean()),
+                 frequency=float(y[b == k].mean())) for k in range(n_bins) if (b == k).any()]
+    return dict(bins=bins, ece=float(sum(b['n'] * abs(b['frequency'] - b['mean_p']) for b in bins) / len(y)))
+
 def judge_probs(judge:Judge, episodes:list # whole attempts: `Episode`s or `JudgeItem`s (features for a keypoint judge)
                )->tuple:                    # (p_success (N,) float, mode (N,) list[str])
     "The judge's success probability and mode for each whole attempt, batching attempts of equal length; ValueError for a frame size the judge was not trained on."
-    s = judge.cfg.size
+    s, keys = judge.cfg.size, judge.cfg.keys
     for i, e in enumerate(episodes):
-        hw = tuple(e.hw) if isinstance(e, JudgeItem) else tuple(e.frames.shape[1:3])
+        if isinstance(e, JudgeItem) and tuple(e.cameras) != keys: raise ValueError(f"attempt {i}: features of cameras {list(e.cameras)}, but this judge reads {list(keys)}")
+        if not isinstance(e, JudgeItem) and (miss := [k for k in keys if k not in e.cameras]): raise KeyError(f"attempt {i} has no camera {miss} (it has {e.camera_keys}); this judge reads {list(keys)}")
+        hw = tuple(e.hw) if isinstance(e, JudgeItem) else tuple(e.cameras[keys[0]].shape[1:3])
         if hw != (s, s): raise ValueError(f"attempt {i}: frames of {hw[0]}x{hw[1]} px, but this judge reads {s}x{s}")
     ps, ms = np.zeros(len(episodes)), [None] * len(episodes)
     for T in sorted({len(e) for e in episodes}):
@@ -436,7 +486,8 @@ def judge_probs(judge:Judge, episodes:list # whole attempts: `Episode`s or `Judg
                 x = _kp_rows([episodes[i] for i in ix], [T - 1] * len(ix), judge.cfg.n_frames)
                 s, m = judge.net(x)
             o = dict(p_success=torch.sigmoid(s).numpy(), mode=[judge.cfg.modes[j] for j in m.argmax(1).numpy()])
-        else: o = judge.predict(np.stack([episodes[i].frames for i in ix]), [episodes[i].instruction for i in ix])
+        else: o = judge.predict(np.stack([episodes[i].frames if isinstance(episodes[i], JudgeItem) else tile_views(episodes[i], list(keys)) for i in ix]),
+                                [episodes[i].instruction for i in ix])
         for k, i in enumerate(ix): ps[i], ms[i] = o['p_success'][k], o['mode'][k]
     return ps, ms
 
@@ -444,7 +495,7 @@ def evaluate_judge(judge:Judge, episodes:list # whole attempts with simulator la
                   )->dict:
     """Accuracy of a judge on whole attempts against the simulator's labels (success = done in the last frame, `done_at`):
     `accuracy`, `balanced_accuracy` (mean of TPR and TNR), `tpr`, `fpr`, `n`, `success_rate` (the base rate), the same per
-    task family under `per_family`, `mode_acc` and per-mode precision/recall; `success_acc` and `success_balanced_acc`
+    task family under `per_family`, `mode_acc`, per-mode precision/recall and the `calibration` curve; `success_acc` and `success_balanced_acc`
     repeat the first two under their older names."""
     from playworld.eval.metrics import mode_precision_recall
     true = [_labels(e, len(e) - 1) for e in episodes]
@@ -454,7 +505,7 @@ def evaluate_judge(judge:Judge, episodes:list # whole attempts with simulator la
     r = _rates(ys, yp)
     return dict(r, success_acc=r['accuracy'], success_balanced_acc=r['balanced_accuracy'],
                 per_family={f: _rates(ys[fam == f], yp[fam == f]) for f in _FAMS if (fam == f).any()},
-                mode_acc=float(np.mean([t[1] == m for t, m in zip(true, ms)])),
+                mode_acc=float(np.mean([t[1] == m for t, m in zip(true, ms)])), calibration=calibration(ys, ps),
                 per_mode=mode_precision_recall([t[1] for t in true], ms, judge.cfg.modes))
 
 # %% ../../nbs/51a_eval.judge.ipynb #e043e45a
@@ -477,14 +528,16 @@ def train_judge(data,                  # an `EpisodeStore`, its folder, or a lis
     import time
     from playworld.data.windows import split_episodes
     cfg = cfg or JudgeConfig(); t0 = time.time()
-    eps = judge_items(data, cfg.arch, progress)
+    eps = judge_items(data, cfg.arch, progress, cfg.cameras)
+    if (cs := sorted({tuple(e.cameras) for e in eps})) and len(cs) > 1: raise ValueError(f"the attempts differ in cameras {cs}: name the ones to read (JudgeConfig.cameras)")
+    if eps: cfg.cameras = tuple(eps[0].cameras)
     if len(eps) < (1 if val is not None else 2): raise ValueError(f"need at least 2 episodes to train and hold out, got {len(eps)}")
     bad = sorted({tuple(e.hw) for e in eps})
     if len(bad) != 1 or bad[0][0] != bad[0][1]: raise ValueError(f"all episodes need the same square frame size, got {bad}")
     cfg.size = bad[0][0]
     seed_everything(seed); rng = np.random.default_rng(seed)
     if val is None: train, val = split_episodes(eps, val_frac, seed)
-    else: train, val = eps, judge_items(val, cfg.arch, progress)
+    else: train, val = eps, judge_items(val, cfg.arch, progress, cfg.cameras)
     net, K = make_net(cfg), cfg.n_frames
     if cfg.arch == 'keypoints':                                                # feature standardisation from the training episodes
         x = _batch(train, np.arange(len(train)), [len(e) - 1 for e in train], K, 0, rng, 'keypoints')
@@ -560,17 +613,22 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
     (World-Gymnast and PlayWorld both judge imagined rollouts). ValueError for attempts of unequal length or too short."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
-    n, out = wm.config.n_ctx, []
+    from playworld.wm.model import model_episode
+    n, out, V = wm.config.n_ctx, [], getattr(wm.config, 'n_views', 1)
+    keys = list(getattr(wm.config, 'cameras', None) or [])
     if len({len(e) for e in episodes}) > 1: raise ValueError(f"attempts must share one length, got {sorted({len(e) for e in episodes})}")
     if episodes and len(episodes[0]) <= n: raise ValueError(f"attempts need more than n_ctx = {n} frames, got {len(episodes[0])}")
     for k, i0 in enumerate(tqdm(range(0, len(episodes), batch_size), disable=not progress, desc='imagined attempts')):
         R = episodes[i0:i0 + batch_size]; T = len(R[0])
+        C = [model_episode(e, wm).frames for e in R]                                                  # (T, H, V·W, 3) canvases
         replay = torch.from_numpy(np.stack([e.actions[n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - n, A)
-        r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([e.frames[:n] for e in R]), [e.instruction for e in R],
+        r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([c[:n] for c in C]), [e.instruction for e in R],
                              lambda img, ins: replay, T - n, T - n, actions=np.stack([e.actions[:n - 1] for e in R]), seed=seed + k)
         for j, e in enumerate(R):
-            out.append(Episode(np.concatenate([e.frames[:n - 1], r['frames'][j]]), e.actions, e.state, e.instruction, e.task,
-                               'imagined', e.policy_id, e.success, e.fps, list(e.events)))
+            fr = np.concatenate([C[j][:n - 1], r['frames'][j]])                                         # (T, H, V·W, 3)
+            cams = dict(zip(keys, split_views(fr, V))) if V > 1 else {(keys or e.camera_keys)[0]: fr}   # each camera its own view again
+            out.append(Episode(None, e.actions, e.state, e.instruction, e.task, 'imagined', e.policy_id, e.success, e.fps,
+                               list(e.events), cameras=cams))
     return out
 
 # %% ../../nbs/51a_eval.judge.ipynb #baa03e73

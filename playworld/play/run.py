@@ -119,8 +119,8 @@ def collect_to_store(out:str|Path,          # store folder
                      progress:bool=True,    # tqdm bar with episodes/s and success rate
                      video_mode:str='default', # store video mode ('default' or 'lossless')
                      background:bool=True,  # write each batch in a writer thread while the next is simulated
-                     cameras=('top',),      # tabletop cameras to record, names or 'top,front' (play and demo modes)
-                     stream=None,           # another source: stream(n, start, seed, size, max_steps) -> Episodes start..n-1,
+                     cameras=('top',),      # tabletop cameras to record, names or 'top,front' (a stream is handed them as cameras=)
+                     stream=None,           # another source: stream(n, start, seed, size, max_steps[, cameras=]) -> Episodes start..n-1,
                                             # the same ones for the same arguments (resumable), e.g. `eval.judge.judge_stream`;
                                             # `mode` then names it in the run record
                     )->dict:                # {'out', 'episodes', 'new', 'frames_new', 'success_rate', 'seconds', 'episodes_per_s', 'frames_per_s'}
@@ -134,7 +134,6 @@ def collect_to_store(out:str|Path,          # store folder
     if task is not None and task not in TASK_FAMILIES: parse_instruction(task)
     cams = tuple(c.strip() for c in cameras.split(',') if c.strip()) if isinstance(cameras, str) else tuple(cameras)
     TabletopEnv.check_cameras(cams)
-    if stream is not None and cams != ('top',): raise ValueError(f"cameras={cams}: mode {mode!r} records the top camera only (play and demo record several)")
     check_writable(out, len(cams) * n_episodes * max_steps * size * size * 3 // 30)   # ~30x H.264 compression: fail before collecting, not mid-way
     with StoreWriter(out, mode=video_mode) as w:
         if w.removed: log.warning(f"{out}: removed {len(w.removed)} files of an interrupted write")
@@ -144,7 +143,7 @@ def collect_to_store(out:str|Path,          # store folder
         if start >= n_episodes: return dict(out=str(out), episodes=start, new=0, frames_new=0, success_rate=None, seconds=0., episodes_per_s=0., frames_per_s=0.)
         hist = EpisodeStore(out).meta if start and mode == 'play' else []
         hist = [SimpleNamespace(instruction=m['instruction'], success=m['success']) for m in hist]
-        stream = (stream(n_episodes, start, seed, size, max_steps) if stream is not None
+        stream = (stream(n_episodes, start, seed, size, max_steps, **({'cameras': cams} if cams != ('top',) else {})) if stream is not None
                   else play_stream(n_episodes, start, seed, size, max_steps, hist, proposer, cameras=cams) if mode == 'play'
                   else demo_stream(n_episodes, start, seed, size, max_steps, task, cameras=cams))
         buf, n_ok, n_new, frames, t0, pending = [], 0, 0, 0, time.perf_counter(), None

@@ -338,10 +338,11 @@ def evaluate_real(policy:DiffusionPolicy,
                   noise_fn=None,             # see `PolicyRunner`
                   return_episodes:bool=False,
                   scene=None,                # `Scene` to play in (None: the real tabletop, `Scene()`)
+                  cameras:tuple=('top',),    # cameras the returned episodes record (the policy sees the first)
                  )->dict:                    # family -> {n, successes, rate, ci_low, ci_high}; 'all' pooled; 'episodes' if asked
     "Success rate of the policy in the real `TabletopEnv` (or another `scene`) per family, with Wilson 95 % intervals; ValueError for an unknown family."
     if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {FAMILIES}")
-    env = TabletopEnv(size=policy.config.size, max_steps=max_steps, scene=scene)
+    env = TabletopEnv(size=policy.config.size, max_steps=max_steps, scene=scene, cameras=tuple(cameras))
     eps, ok, fam = [], [], []
     for f in families:
         for i in range(n):
@@ -370,12 +371,12 @@ class policy_stream:
             raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
         self.policy = str(policy) if isinstance(policy, (str, Path)) else policy
         self.policy_id = policy_id or (f'policy:{Path(policy).name}' if isinstance(policy, (str, Path)) else 'diffusion-policy')
-    def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60):
+    def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, cameras:tuple=('top',)): # cameras recorded; the policy sees the first
         from playworld.core import derive_seed
         from playworld.eval.judge import run_full
         pol = load_policy(self.policy) if isinstance(self.policy, str) else self.policy
         if size != pol.config.size: raise ValueError(f"size {size}: the policy sees {pol.config.size} px frames")
-        env = TabletopEnv(size=size, max_steps=max_steps)
+        env = TabletopEnv(size=size, max_steps=max_steps, cameras=tuple(cameras))
         try:
             for i in range(start, n):
                 s = derive_seed(seed, i)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import torch
-from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything
+from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
@@ -111,10 +111,11 @@ def measure(policy:DiffusionPolicy,
     with `imagined_given_real_success` / `imagined_given_real_failure` (how often the world model + judge call a layout a
     success when the real episode succeeded / failed) on the layouts measured both ways."""
     t0 = time.time()
-    real = evaluate_real(policy, n_real, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=noise_fn, return_episodes=True)
+    cams = getattr(judge, 'camera_names', ('top',))                                  # a judge of several cameras sees them all
+    real = evaluate_real(policy, n_real, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=noise_fn, return_episodes=True, cameras=cams)
     eps = real.pop('episodes')
     ok_real = np.array([e.success for e in eps])
-    jr = np.array([bool(np.asarray(judge(e.frames[None], e.instruction))[0]) for e in eps]) if judge is not None else None
+    jr = np.array([bool(np.asarray(judge(tile_views(e, list(cams))[None], e.instruction))[0]) for e in eps]) if judge is not None else None
     starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size) if n_imagined and wm is not None and judge is not None else []
     im = imagined_success(policy, wm, judge, starts, noise_fn, max_steps, batch) if starts else None
     out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']], n_real=real['all']['n'],
@@ -253,8 +254,10 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                 env = WorldModelEnv(wm, seed=seed)
                 starts = wm_starts()
             else:
-                env = SceneGroupEnv(None, size, n_ctx); starts = env.starts(n_starts, fam, 50_000 + seed)
-            r = train_grpo(p, env, env.judge if a == 'oracle' else judge, starts, seed=seed, log=log, callback=cb, **grpo)
+                env = SceneGroupEnv(None, size, n_ctx, getattr(judge, 'camera_names', ('top',)) if a == 'judge_real' else ('top',))
+                starts = env.starts(n_starts, fam, 50_000 + seed)
+            reward = env.judge if a == 'oracle' else env.judged_by(judge) if a == 'judge_real' else judge   # judge_real: the judge sees every camera it reads
+            r = train_grpo(p, env, reward, starts, seed=seed, log=log, callback=cb, **grpo)
             if a != 'grpo_wm': env.close()
             cost = time.time() - t0 - cb.seconds; save_policy(p, pol_dir(a))
             lad[a] = ms(p) | dict(curve=r['curve'], compute_s=cost)
