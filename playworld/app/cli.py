@@ -222,7 +222,7 @@ def add_rl_parser(sub # the `add_subparsers()` object of the playworld parser
     c.add_argument('--method', choices=['grpo', 'dsrl'], required=True)
     c.add_argument('--policy', required=True, help='BC diffusion-policy folder (config.json + safetensors)')
     c.add_argument('--checkpoint', required=True, help='world-model checkpoint folder')
-    c.add_argument('--judge', default='', help="success judge: a folder Judge.save wrote, or 'package.module:function' called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool (default: the shipped data_samples/tabletop_judge)")
+    c.add_argument('--judge', default='', help="success judge: a folder Judge.save wrote, or 'package.module:function' called as judge(frames (B,T,H,W,3) uint8, instruction) -> (B,) bool (default: the shipped top-camera judge, data_samples/tabletop_judge_top)")
     c.add_argument('--out', required=True, help='output folder (rl.json, policy/ or noise_policy/)')
     c.add_argument('--families', default='lift', help='comma-separated task families of the start states')
     c.add_argument('--starts', type=int, default=16, help='real start states'); c.add_argument('--updates', type=int, default=5)
@@ -579,7 +579,7 @@ def _cmd_evaluate_policy(a):
     from playworld.eval.judge import load_judge
     from playworld.eval.policy import evaluate_policies, write_results
     ck = given_or_shipped(a.checkpoint, default_checkpoint, "no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
-    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped judge (data_samples/tabletop_judge) found")
+    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found")
     wm, judge = load_world_model(ck), load_judge(jp)
     pol = a.policies.split(',') if a.policies else None
     res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
@@ -593,7 +593,7 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     "Register `playworld evaluate policy`; sets `func`."
     p = sub.add_parser('policy', help='graded policies in the real env vs in the world model (judge): r, rho, MMRV, failure modes')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge)')
+    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge_top, the top-camera judge)')
     p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
     p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
     p.add_argument('--steps', type=int, default=60, help='steps per episode')
@@ -705,7 +705,7 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
                     )->argparse.ArgumentParser: # the `evaluate judge` parser
     "Register `playworld evaluate judge [--judge DIR] --episodes N --seed S [--families a,b] [--data STORE] [--json]`; sets `func`."
     p = sub.add_parser('judge', help="a judge's success accuracy, TPR and FPR against the simulator on fresh attempts (play and graded policies)")
-    p.add_argument('--judge', help='judge folder (default: data_samples/tabletop_judge)')
+    p.add_argument('--judge', help='judge folder (default: data_samples/tabletop_judge_top, the top-camera judge)')
     p.add_argument('--episodes', type=int, default=120, help='fresh attempts to collect (N)')
     p.add_argument('--seed', type=int, default=2_026_120, help='run seed of the fresh attempts; use one that no training data came from')
     p.add_argument('--families', help='comma-separated task families to keep (default: all)')

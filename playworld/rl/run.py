@@ -24,7 +24,7 @@ def _judge(judge):
     from playworld.assets import default_judge
     if callable(judge): return judge
     if not judge:
-        if (p := default_judge()) is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge): pass --judge")
+        if (p := default_judge()) is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top): pass --judge")
         return load_judge_dir(p)
     return load_judge_dir(judge) if Path(judge).is_dir() else load_judge(judge)
 

@@ -402,7 +402,7 @@ STAGE = '50_rl.ipynb'      # its stage notebook in nbs/stages/
 class Params(Presets):
     "The RL ladder's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'shipped'     # world model of the world-model arms (text): a model name under DIR/models, 'shipped' (data_samples/tabletop_wm) or '' (none: simulator arms only)
-    judge:str = ''            # judge folder, the reward of judge_real and the world-model arms (path; '': the shipped data_samples/tabletop_judge)
+    judge:str = ''            # judge folder, the reward of judge_real and the world-model arms (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
     base_policy:str = ''      # the base every arm starts from (path; 'shipped': data_samples/rl_lift/base_policy; '': behaviour-cloned on the demos)
     families:list = dataclasses.field(default_factory=lambda: ['lift'])  # task families, one ladder each (list of family names)
     arms:list = dataclasses.field(default_factory=lambda: list(RL_ARMS)) # the rungs to run (list of arm names; base always)
@@ -466,7 +466,7 @@ def check_inputs(p:Params,   # the settings
             raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
                                     f"(nbs/stages/20_train.ipynb), model='shipped' for data_samples/tabletop_wm, or model='' with simulator arms only")
     jp = p.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    if jp is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found: set judge")
     if p.store_starts and not (out/'data'/'tabletop'/'meta'/'info.json').exists():
         raise FileNotFoundError(f"store_starts={p.store_starts} needs the run's play store at {out/'data'/'tabletop'} (run the collect stage first, or set store_starts 0)")
     return dict(model=str(mdir), judge=str(jp))

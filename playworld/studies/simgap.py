@@ -190,7 +190,7 @@ section = simgap_section     # the report's section, from the metrics `run` writ
 class Params(Presets):
     "The simgap study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'shipped'     # world model of the RL-in-world-model arm (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
-    judge:str = ''            # judge folder, the world-model arm's reward (path; '': the shipped data_samples/tabletop_judge)
+    judge:str = ''            # judge folder, the world-model arm's reward (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
     base_policy:str = ''      # BC diffusion policy both arms start from (path; '': the shipped data_samples/rl_lift/base_policy)
     families:list = dataclasses.field(default_factory=lambda: ['lift']) # task families trained and measured (list of family names)
     rl_updates:int = 8        # GRPO updates in each world, updates (>= 1)
@@ -237,7 +237,7 @@ def _load(p:Params, out:Path)->tuple: # (world model, judge, base policy, their 
     if not (bdir/'config.json').exists():
         raise FileNotFoundError(f"base_policy={p.base_policy!r}: no policy at {bdir} (set it to a folder save_policy wrote, or '' for data_samples/rl_lift/base_policy)")
     jp = p.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    if jp is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found: set judge")
     wm, jd, base = load_world_model(mdir).eval(), load_judge(jp), load_policy(bdir)
     if base.config.size != wm.config.size: raise ValueError(f"parameter model={p.model!r}: its frames are {wm.config.size} px, the base policy's {base.config.size} px")
     print(f"world model {mdir}; judge {jp}; base policy {bdir}")

@@ -398,7 +398,7 @@ class Params(Presets):
     headline_horizon:int = 8          # horizon of the headline numbers and the bar figure, frames (one of horizons)
     replay_stride:int = 8             # frames between replay start points in an episode, frames (at least 1)
     policy_episodes:int = 0           # episodes per graded policy for Pearson r and MMRV of each model, episodes (0 skips)
-    judge:str = ''                    # judge folder for the policy evaluation (path; '' for the shipped data_samples/tabletop_judge)
+    judge:str = ''                    # judge folder for the policy evaluation (path; '' for the shipped top-camera judge, data_samples/tabletop_judge_top)
     max_steps:int = 60                # steps per episode of every source, steps (at least 8)
     bf16:bool|None = None             # bf16 autocast in training (True | False; None: where it runs natively)
     seed:int = 0                      # seeds collection, training and sampling (integer, no unit)
@@ -489,7 +489,7 @@ def _policy_eval(p:Params, wms:dict, models:dict, timing:dict):
     from playworld.eval.judge import load_judge
     from playworld.assets import default_judge
     jp = p.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    if jp is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found: set judge")
     t0 = time.time()
     ev = evaluate_models(wms, load_judge(jp), n_episodes=p.policy_episodes, steps=p.max_steps, seed=10_000 + p.seed, progress=False)
     for k, e in ev.items():

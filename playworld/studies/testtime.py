@@ -311,7 +311,7 @@ def _int_at_least(k:str, v, lo:int):
 class Params(Presets):
     "The test-time RL study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'tabletop'            # world model RL runs in: a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
-    judge:str = ''                    # judge folder (path; '': the shipped data_samples/tabletop_judge)
+    judge:str = ''                    # judge folder (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
     policy:str = ''                   # BC diffusion-policy folder (path; '': the shipped data_samples/rl_lift/base_policy)
     family:str = 'lift'               # task family of every layout (family name; the shipped policy knows lift)
     n_layouts:int = 4                 # fresh layouts, layouts (at least 1)

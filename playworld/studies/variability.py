@@ -298,7 +298,7 @@ section = variability_section     # the report's section, from the metrics `run`
 class Params(Presets):
     "The variability study's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'tabletop'            # base world model (text): a model name under DIR/models, or 'shipped' for data_samples/tabletop_wm
-    judge:str = ''                    # judge folder (path; '': the shipped data_samples/tabletop_judge)
+    judge:str = ''                    # judge folder (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
     data_dir:str = ''                 # play store the training seeds train on (path; '': DIR/data/tabletop, else fresh play episodes)
     play_episodes:int = 60            # play episodes collected into DIR/variability/play when there is no store, episodes (≥ 1)
     policies:list = field(default_factory=list) # graded policy ids (list of text; empty: all 11)
@@ -402,7 +402,7 @@ def run(p:Params,        # the settings
     from playworld.assets import default_judge
     out = Path(out); mdir = model_dir(p, out)
     jp = p.judge or default_judge()
-    if jp is None: raise FileNotFoundError("no judge given and no shipped judge (data_samples/tabletop_judge) found: set judge")
+    if jp is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found: set judge")
     base, jd = load_world_model(mdir).eval(), load_judge(jp)
     work = out/'variability'; work.mkdir(parents=True, exist_ok=True); t_start = time.time()
     print(f"base world model {mdir}; judge {jp}")
