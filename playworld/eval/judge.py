@@ -416,9 +416,9 @@ def _load_trees(w:Path, cfg:JudgeConfig, fix:str)->TreesNet:
     "A trees judge's classifiers from `w`, loaded only when every type in the file is scikit-learn's or numpy's; ValueError otherwise."
     import skops.io as sio
     try:
-        bad = [t for t in sio.get_untrusted_types(file=str(w)) if not t.split('.')[0] in ('sklearn', 'numpy', 'builtins')]
-        if bad: raise ValueError(f"{w} holds types other than scikit-learn's and numpy's: {bad[:5]}")
-        m = sio.load(str(w), trusted=sio.get_untrusted_types(file=str(w)))
+        types = sio.get_untrusted_types(file=str(w))
+        if (bad := [t for t in types if t.split('.')[0] not in ('sklearn', 'numpy', 'builtins')]): raise ValueError(f"{w} holds types other than scikit-learn's and numpy's: {bad[:5]}")
+        m = sio.load(str(w), trusted=types)
     except ValueError: raise
     except Exception as e: raise ValueError(f"{w} is not a trees judge ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
     if not isinstance(m, dict) or set(m) != {'success', 'mode'}: raise ValueError(f"{w} is not a trees judge (expected its success and mode classifiers): {fix}")
