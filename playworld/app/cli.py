@@ -621,6 +621,9 @@ def _cmd_evaluate_real(a):
     print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
     return res
 
+def _undef(v)->str: # a rate to 3 decimals, or 'undefined' (None: the labels hold one class); a rate of 0 stays 0.000
+    return 'undefined' if v is None else f'{v:.3f}'
+
 def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
     from playworld.core import atomic_write, write_json
@@ -657,10 +660,10 @@ def _cmd_evaluate_judge(a):
         write_json(a.out, res)
     if a.json: print(json.dumps(res))
     else:
-        print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {r['balanced_accuracy'] or float('nan'):.3f}, TPR {r['tpr'] or float('nan'):.3f}, "
-              f"FPR {r['fpr'] or float('nan'):.3f} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
+        print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {_undef(r['balanced_accuracy'])}, TPR {_undef(r['tpr'])}, "
+              f"FPR {_undef(r['fpr'])} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
         for f, v in r['per_family'].items(): print(f"  {f:6s} accuracy {v['accuracy']:.3f} (n {v['n']})")
-        if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {res['imagined']['balanced_accuracy'] or float('nan'):.3f}")
+        if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {_undef(res['imagined']['balanced_accuracy'])}")
     return res
 
 def _cmd_train_judge(a):
@@ -684,7 +687,7 @@ def _cmd_train_judge(a):
                config=to_jsonable(judge.cfg), train=to_jsonable(tcfg), curve=curve,
                final={k: v for k, v in rep.items() if k != 'loss'}, loss=rep['loss'])
     write_json(os.path.join(a.out, 'report.json'), res)   # strict JSON: an undefined balanced accuracy is null
-    print(json.dumps(curve) if a.json else '\n'.join(f"{c['n_train']:6d} attempts: accuracy {c['accuracy']:.3f} (balanced {c['balanced_accuracy'] or float('nan'):.3f}) on {rep['n_val']} held out"
+    print(json.dumps(curve) if a.json else '\n'.join(f"{c['n_train']:6d} attempts: accuracy {c['accuracy']:.3f} (balanced {_undef(c['balanced_accuracy'])}) on {rep['n_val']} held out"
                                                      for c in curve) + f"\njudge saved to {a.out}")
     return res
 
