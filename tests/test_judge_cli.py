@@ -95,3 +95,20 @@ def test_two_camera_judge(store, tmp_path, capsys):
     assert sum(b['n'] for b in r['calibration']['bins']) == 3
     rc = pw('evaluate', 'judge', '--judge', tmp_path/'j', '--data', store, '--quiet', check=False)
     assert rc == 2 and "has no camera ['observation.images.front']" in capsys.readouterr().err
+
+def test_collect_features_trains_and_evaluates(tmp_path, capsys):
+    "collect --features keeps the judge's keypoint features of the same attempts (no video); train-judge and evaluate judge read the shards."
+    from playworld.eval.judge import load_judge_items, fresh_attempts
+    d = tmp_path/'items'
+    pw('collect', '--mode', 'judge', '--features', '--cameras', 'top,front', '--episodes', 12, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')
+    got = load_judge_items(d)
+    ref = judge_items(fresh_attempts(12, seed=4, steps=8, cameras=('top', 'front')))
+    assert [(g.instruction, g.success, list(g.events)) for g in got] == [(r.instruction, r.success, list(r.events)) for r in ref]
+    np.testing.assert_allclose(got[7].feats, ref[7].feats, atol=1e-6)         # the features of the frames, not of a lossy video
+    out = tmp_path/'judge'
+    pw('train-judge', '--data', d, '--out', out, '--set', 'arch=trees', '--set', 'trees=20', '--set', 'onset_p=1', '--quiet')
+    capsys.readouterr(); pw('evaluate', 'judge', '--judge', out, '--data', d, '--json', '--quiet')
+    r = json.loads(capsys.readouterr().out)
+    assert r['n'] == 12 and r['accuracy'] == pytest.approx(evaluate_judge(load_judge(out), got)['accuracy'])
+    rc = pw('collect', '--mode', 'play', '--features', '--episodes', 2, '--out', tmp_path/'p', '--quiet', check=False)
+    assert rc == 2 and '--features applies to --mode judge or policy' in capsys.readouterr().err

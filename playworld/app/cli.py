@@ -157,6 +157,12 @@ def _cmd_collect(a):
         from playworld.rl.policy import policy_stream
         kw['stream'], kw['task'] = policy_stream(a.policy, [f for f in (a.task or 'lift').split(',') if f]), None
     elif a.policy: raise ValueError("--policy applies to --mode policy only")
+    if a.features:                                                      # the judge's keypoint features only, no video
+        if a.mode not in ('judge', 'policy'): raise ValueError(f"--features applies to --mode judge or policy (labelled attempts), not {a.mode!r}")
+        if a.workers > 1: raise ValueError("--features runs in one process: start one collection per seed instead of --workers")
+        from playworld.eval.judge import collect_judge_items
+        r = collect_judge_items(a.out, a.episodes, kw['stream'], a.seed, a.size, a.max_steps, kw['cameras'], progress=not a.quiet)
+        print(json.dumps(r) if a.json else f"{r['out']}: {r['episodes']} attempts as judge features in {r['shards']} shards"); return
     if a.workers > 1:
         r = collect_sharded(a.out, a.episodes, a.workers, a.backend, commit_every=a.commit_every, **kw)
         r = dict(r, shards=len(r['shards']))
@@ -183,6 +189,8 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
     c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
     c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
     c.add_argument('--commit-every', type=int, default=1, help='episodes per commit (what a crash can lose)')
+    c.add_argument('--features', action='store_true', help='--mode judge/policy: keep only the judge\'s keypoint features (items-*.npz shards, '
+                   '~70x smaller, no video; train-judge reads them); resumable: rerun the same command')
     c.add_argument('--quiet', action='store_true', help='no progress bar'); c.add_argument('--json', action='store_true', help='print the result as JSON')
     c.set_defaults(func=_cmd_collect)
     return c
@@ -628,10 +636,13 @@ def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
     from playworld.core import atomic_write, write_json
     from playworld.assets import default_judge, given_or_shipped
-    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts
+    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts, load_judge_items
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
     if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
-    if a.imagined: cams = json.loads((Path(a.model)/'config.json').read_text()).get('cameras') if (Path(a.model)/'config.json').exists() else None
+    feats = a.data and (str(a.data).endswith('.npz') or any(Path(a.data).glob('items-*.npz')))   # keypoint item shards (collect --features)
+    if feats and a.imagined: raise ValueError(f"--data {a.data}: judge item shards hold no frames to imagine from; give an episode store")
+    if feats: fi = load_judge_items(a.data); cams = list(fi[0].cameras) if fi else None
+    elif a.imagined: cams = json.loads((Path(a.model)/'config.json').read_text()).get('cameras') if (Path(a.model)/'config.json').exists() else None
     elif a.data: from playworld.data.store import EpisodeStore; cams = EpisodeStore(a.data).camera_keys
     else: cams = None                                                         # fresh attempts: the best shipped judge, whatever it reads
     jp = given_or_shipped(a.judge, lambda: default_judge(cams or ('top',) if a.imagined or a.data else None),
@@ -639,7 +650,8 @@ def _cmd_evaluate_judge(a):
     judge = load_judge(jp)
     fams = a.families.split(',') if a.families else None
     if fams and (bad := [f for f in fams if f not in TASK_FAMILIES]): raise ValueError(f"--families: unknown task families {bad}; expected some of {list(TASK_FAMILIES)}")
-    if a.data:
+    if feats: eps, src = [e for e in fi if not fams or parse_instruction(e.instruction).family in fams], dict(data=str(a.data))
+    elif a.data:
         from playworld.data.store import EpisodeStore
         st = EpisodeStore(a.data); src = dict(data=str(a.data))
         eps = (st.load(i) for i in range(len(st)) if not fams or st.meta[i]['task_family'] in fams)
@@ -708,12 +720,12 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
                     )->argparse.ArgumentParser: # the `evaluate judge` parser
     "Register `playworld evaluate judge [--judge DIR] --episodes N --seed S [--families a,b] [--data STORE] [--json]`; sets `func`."
     p = sub.add_parser('judge', help="a judge's success accuracy, TPR and FPR against the simulator on fresh attempts (play and graded policies)")
-    p.add_argument('--judge', help='judge folder (default: data_samples/tabletop_judge_top, the top-camera judge)')
+    p.add_argument('--judge', help='judge folder (default: the shipped data_samples/tabletop_judge, both cameras; with --data or --imagined, the shipped judge that reads their cameras)')
     p.add_argument('--episodes', type=int, default=120, help='fresh attempts to collect (N)')
     p.add_argument('--seed', type=int, default=2_026_120, help='run seed of the fresh attempts; use one that no training data came from')
     p.add_argument('--families', help='comma-separated task families to keep (default: all)')
     p.add_argument('--steps', type=int, default=60, help='steps per attempt')
-    p.add_argument('--data', help='judge these attempts of a store instead of collecting (e.g. a `collect --mode judge` store)')
+    p.add_argument('--data', help='judge these attempts instead of collecting: a store of `collect --mode judge`, or its item shards (`--features`)')
     p.add_argument('--imagined', action='store_true', help="also judge the world model's version of every attempt (its first frames, then its real actions), labelled with the real outcome")
     p.add_argument('--model', help='world model folder for --imagined'); p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
     p.add_argument('--json', action='store_true', help='print {"accuracy", "balanced_accuracy", "per_family", "tpr", "fpr", "n", ...} as JSON')
