@@ -594,6 +594,9 @@ def _cmd_evaluate_policy(a):
     res.update(checkpoint=str(ck), judge=str(jp))
     p = write_results(res, a.out)
     print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
+    if (rn := res.get('rollouts_needed')):
+        from playworld.eval.metrics import rollouts_text
+        print(rollouts_text(rn))
     print(f"wrote {p}")
 
 def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object

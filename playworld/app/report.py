@@ -156,7 +156,7 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                          out:Path # run folder (for the rollout strip)
                         )->list: # HTML parts (empty when the run has no policy evaluation / study)
     "Policy evaluation, failure prediction and the demo/play/mixed study: tables and plotly figures (plotly.js already on the page)."
-    from playworld.eval.policy import scatter_figure
+    from playworld.eval.policy import scatter_figure, rollouts_figure
     from playworld.studies.play_vs_demo import scaling_figure, scatter_grid, mode_figure
     fig = lambda f: f.to_html(full_html=False, include_plotlyjs=False)
     est = lambda d, k, spec='.2f': _ci(d.get(k), d.get(f'{k}_ci'), _why(d, k), spec)   # d[k] [d[k_ci]], or undefined (d[k_reason])
@@ -171,6 +171,9 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      f"r {_num(jr.get('pearson'), '.2f', _why(jr, 'pearson'))}, MMRV {_num(jr.get('mmrv'), '.2f', _why(jr, 'mmrv'))}.</p>"
                      f"<table><tr><th>policy</th>{_th('real success rate [95 % CI]', 'success')}{_th('world-model success rate [95 % CI]', 'success')}</tr>{rows}</table>"
                      "<p>Hover over a point for its policy (the table above has them all).</p>" + fig(scatter_figure(pe)))
+        if (rn := pe.get('rollouts_needed')):
+            from playworld.eval.metrics import rollouts_text
+            parts.append(f"<h3>How many rollouts are enough</h3><p>From this evaluation's outcome variances: {html.escape(rollouts_text(rn))}.</p>" + fig(rollouts_figure(rn)))
     if (fl := t.get('failure')):
         pr = ''.join(f"<tr><td>{html.escape(k)}</td><td>{_num(v.get('precision'), '.2f', _why(v, 'precision'))}</td><td>{_num(v.get('recall'), '.2f', _why(v, 'recall'))}</td><td>{v['support']}</td><td>{v.get('predicted', '–')}</td></tr>"
                      for k, v in fl['mode_precision_recall'].items())

@@ -13,7 +13,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 # %% auto #0
 __all__ = ['METRICS', 'undefined_reason', 'pearson', 'spearman', 'mmrv', 'bootstrap_ci', 'paired_delta', 'policy_bootstrap',
-           'mode_distribution', 'tv_distance', 'mode_precision_recall']
+           'rollouts_needed', 'rollouts_text', 'mode_distribution', 'tv_distance', 'mode_precision_recall']
 
 # %% ../../nbs/51_eval.metrics.ipynb #0bf5dac6
 def _pair(pred, real):
@@ -112,6 +112,77 @@ def policy_bootstrap(pred,                  # (P, N) bool/0-1 outcomes in the wo
         if val is None: out[k]['reason'] = undefined_reason(p.mean(1), r.mean(1)) or f'{k} is undefined for these rates'
         if not len(v): out[k]['ci_reason'] = f'{k} is undefined in every bootstrap resample ({n_resamples})'
     return out
+
+# %% ../../nbs/51_eval.metrics.ipynb #9e10f7ea
+def _ac_width(p:np.ndarray, n:int, z:float)->np.ndarray: # Agresti–Coull interval width at rate p (any shape) and n episodes
+    pt = (p * n + z * z / 2) / (n + z * z)
+    return 2 * z * np.sqrt(pt * (1 - pt) / (n + z * z))
+
+def rollouts_needed(imagined,              # (P,) success rates the world model predicts (or (P, N) 0/1 outcomes)
+                    real,                  # (P,) real success rates (or (P, N) 0/1 outcomes), the truth a ranking is checked against
+                    n_grid=(5, 10, 20, 30, 50, 100, 200, 500, 1000), # episodes per policy to tabulate
+                    widths=(0.2, 0.1, 0.05), # target widths of the 95 % interval of a predicted success rate
+                    probs=(0.8, 0.9, 0.95),  # target probabilities of ranking a pair of policies as reality does
+                    min_gap:float=0.1,     # pairs whose real rates differ by less are left out (no ranking to get right)
+                    level:float=0.95,      # confidence level of the interval widths
+                    n_max:int=10_000       # give up beyond this many episodes per policy
+                   )->dict:
+    """How many imagined episodes per policy an evaluation needs, from the outcome variances p(1 − p) of the measured rates.
+
+    - Interval width: the Agresti–Coull interval (Agresti & Coull 1998) of a success rate p from n episodes has width
+      2z·√(p̃(1 − p̃)/(n + z²)), p̃ = (np + z²/2)/(n + z²). `ci_width_curve` gives the widest (max over policies) and
+      the mean width at each n, for the imagined rates and, beside them, the real ones; `n_for_width[w]` is the
+      smallest n whose widest imagined interval is ≤ w.
+    - Ranking: two policies whose real rates differ by ≥ `min_gap` are ranked as reality ranks them with probability
+      Φ(s·(p_a − p_b)/√((p_a(1 − p_a) + p_b(1 − p_b))/n)) (normal approximation of the difference of two binomial
+      rates; s = the real order's sign). `ranking_curve` gives the mean and the lowest over such pairs at each n;
+      `n_for_ranking[q]` is the smallest n whose mean reaches q, or None with `n_for_ranking_reason` when it never does:
+      a pair the world model orders against reality gets *surer* of the wrong order as n grows, so the mean tends to the
+      fraction of pairs it orders right, not to 1.
+    ValueError for unequal shapes, rates outside [0, 1] or fewer than 2 policies."""
+    def rates(x, name):
+        x = np.asarray(x, float); x = x.mean(1) if x.ndim == 2 else x
+        if x.ndim != 1 or len(x) < 2: raise ValueError(f"{name}: expected (P,) rates or (P, N) outcomes of P >= 2 policies, got shape {np.shape(x)}")
+        if not np.all((0 <= x) & (x <= 1)): raise ValueError(f"{name}: success rates must lie in [0, 1], got {x.tolist()}")
+        return x
+    p, r = rates(imagined, 'imagined'), rates(real, 'real')
+    if p.shape != r.shape: raise ValueError(f"imagined and real must cover the same policies, got {len(p)} and {len(r)}")
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    ci = [dict(n=int(n), imagined_max=float(_ac_width(p, n, z).max()), imagined_mean=float(_ac_width(p, n, z).mean()),
+               real_max=float(_ac_width(r, n, z).max()), real_mean=float(_ac_width(r, n, z).mean())) for n in n_grid]
+    ns = np.arange(1, n_max + 1)
+    wmax = np.array([_ac_width(p, int(n), z).max() for n in ns])
+    n_w = {str(w): (int(ns[np.argmax(wmax <= w)]) if (wmax <= w).any() else None) for w in widths}
+    a, b = np.triu_indices(len(p), 1)
+    keep = np.abs(r[a] - r[b]) >= min_gap; a, b = a[keep], b[keep]
+    s, d, v = np.sign(r[a] - r[b]), p[a] - p[b], p[a] * (1 - p[a]) + p[b] * (1 - p[b])
+    def p_right(n):                                        # (pairs,) probability of the real order at n episodes per policy
+        with np.errstate(divide='ignore', invalid='ignore'):
+            q = stats.norm.cdf(s * d / np.sqrt(v / n))
+        return np.where(v > 0, q, np.where(s * d > 0, 1.0, np.where(s * d < 0, 0.0, 0.5)))
+    out = dict(n_policies=int(len(p)), pairs=int(len(a)), min_gap=min_gap, level=level,
+               pairs_misordered=int((s * d < 0).sum()), pairs_tied=int((d == 0).sum()), ci_width_curve=ci, n_for_width=n_w)
+    if not len(a):
+        return out | dict(ranking_curve=[], n_for_ranking={str(q): None for q in probs},
+                          n_for_ranking_reason=f"no two policies' real success rates differ by >= {min_gap}")
+    pm = np.array([p_right(n).mean() for n in ns])
+    out['ranking_curve'] = [dict(n=int(n), mean=float(p_right(n).mean()), min=float(p_right(n).min())) for n in n_grid]
+    out['n_for_ranking'] = {str(q): (int(ns[np.argmax(pm >= q)]) if (pm >= q).any() else None) for q in probs}
+    if any(v is None for v in out['n_for_ranking'].values()):
+        out['n_for_ranking_reason'] = (f"the world model orders {out['pairs_misordered']} of {len(a)} pairs against reality (and ties {out['pairs_tied']}): "
+                                       f"the mean probability tends to {float(((s * d > 0) + 0.5 * (d == 0)).mean()):.2f} as n grows, however many rollouts")
+    return out
+
+
+# %% ../../nbs/51_eval.metrics.ipynb #9bb9e4cd
+def rollouts_text(rn:dict # `rollouts_needed` result
+                 )->str:  # one line: imagined episodes per policy for each interval width and ranking probability
+    "How many rollouts are enough, in words: episodes per policy for each 95 % interval width and each probability of ranking a pair as reality does."
+    w = ', '.join(f"±{float(k) / 2:g} needs {v if v is not None else 'more than 10,000'}" for k, v in rn['n_for_width'].items())
+    r = ', '.join(f"P = {k} needs {v if v is not None else 'never'}" for k, v in rn['n_for_ranking'].items())
+    why = f" ({rn['n_for_ranking_reason']})" if rn.get('n_for_ranking_reason') else ''
+    return (f"imagined episodes per policy: success-rate interval {w}; ranking the {rn['pairs']} pairs whose real rates differ by "
+            f">= {rn['min_gap']:g} as reality does, {r}{why}")
 
 # %% ../../nbs/51_eval.metrics.ipynb #f81be6e6
 def mode_distribution(modes,          # sequence of mode names, one per episode

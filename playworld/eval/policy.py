@@ -19,11 +19,11 @@ from ..envs.policies import GRADED, GradedPolicy, wilson
 from ..data.events import MODES, interaction_mode
 from .judge import run_full, target_of, load_judge
 from ..assets import default_judge
-from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall
+from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
 # %% auto #0
 __all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'real_rollouts', 'evaluate_models',
-           'evaluate_policies', 'scatter_figure', 'write_results']
+           'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -243,7 +243,8 @@ def _summary(policies, ys, yi, yr, real_modes, imag_modes, judge_real_modes, mat
                               **{f'{k}_reason': boot_j[k]['reason'] for k in ('pearson', 'spearman', 'mmrv') if 'reason' in boot_j[k]}},
                judge_on_real_ci={k: boot_j[k]['ci'] for k in ('pearson', 'spearman', 'mmrv')},
                tv_distance_judge_on_real=tv_distance(dr, mode_distribution(judge_real_modes, MODES)),
-               actions_match=float(match.mean()), timing=timing)
+               actions_match=float(match.mean()), timing=timing,
+               rollouts_needed=rollouts_needed(yi, ys) if P >= 2 else None)   # imagined episodes per policy for a CI width / a ranking probability
     return out
 
 # %% ../../nbs/52_eval.policy.ipynb #4aba1bb8
@@ -265,6 +266,25 @@ def scatter_figure(res:dict # result of `evaluate_policies`
                       xaxis_title='real success rate', yaxis_title='world-model success rate (judge)', width=560, height=520,
                       xaxis_range=[-0.05, 1.05], yaxis_range=[-0.05, 1.05])
     return fig
+
+# %% ../../nbs/52_eval.policy.ipynb #7b485bc9
+def rollouts_figure(rn:dict # `rollouts_needed` result (an evaluation's 'rollouts_needed')
+                   ):        # plotly Figure: interval width and ranking probability vs imagined episodes per policy
+    "How many rollouts are enough: the widest 95 % interval of a predicted success rate, and the probability of ranking a pair of policies as reality does, vs episodes per policy (log axis)."
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+    fig = make_subplots(1, 2, subplot_titles=('95 % interval width of a success rate', 'P(a pair ranked as in reality)'))
+    c = rn['ci_width_curve']; n = [q['n'] for q in c]
+    fig.add_trace(go.Scatter(x=n, y=[q['imagined_max'] for q in c], name='imagined, widest policy', mode='lines+markers'), 1, 1)
+    fig.add_trace(go.Scatter(x=n, y=[q['real_max'] for q in c], name='real, widest policy', mode='lines+markers', line=dict(dash='dot')), 1, 1)
+    if rn['ranking_curve']:
+        r = rn['ranking_curve']
+        fig.add_trace(go.Scatter(x=[q['n'] for q in r], y=[q['mean'] for q in r], name=f"mean over {rn['pairs']} pairs", mode='lines+markers'), 1, 2)
+        fig.add_trace(go.Scatter(x=[q['n'] for q in r], y=[q['min'] for q in r], name='worst pair', mode='lines+markers', line=dict(dash='dot')), 1, 2)
+    fig.update_xaxes(type='log', title_text='episodes per policy'); fig.update_yaxes(range=[0, 1.02], row=1, col=2)
+    fig.update_layout(width=900, height=380, legend=dict(orientation='h', y=-0.3))
+    return fig
+
 
 # %% ../../nbs/52_eval.policy.ipynb #09b6ff3d
 def write_results(res:dict, out:str|Path # folder (created)
