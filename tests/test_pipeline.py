@@ -55,6 +55,11 @@ def test_smoke_run_writes_every_metrics_key(smoke_run):
             assert (sec[k] is None or isinstance(sec[k], float)) and len(sec[f'{k}_ci'] or [0, 0]) == 2, (k, sec.get(k), sec.get(f'{k}_ci'))   # null: undefined (strict JSON)
         assert (sec['mmrv'] is None and 'real rates are' in sec['mmrv_reason']) or 0 <= sec['mmrv'] <= 1, (sec['mmrv'], sec.get('mmrv_reason'))   # equal real rates: nothing to rank
     assert 0 <= t['failure']['tv_distance'] <= 1 and all(0 <= t['study'][x]['tv_distance'] <= 1 for x in t['study'])
+    # every imagined start checked against the main model's training frames; rollouts needed from the outcome variances
+    pe = t['policy_eval']; cv = pe['coverage']
+    assert len(cv['distance']) == len(pe['per_policy']) * pe['n_episodes'] and cv['threshold'] > 0, cv
+    assert cv['n_flagged'] == len(cv['flagged_starts']) == sum(d > cv['threshold'] for d in cv['distance'])
+    assert [q['n'] for q in pe['rollouts_needed']['ci_width_curve']][:2] == [5, 10]
     assert [r['budget'] for r in t['study']['play']['scaling']] == [40]
     assert abs(t['study']['demo']['frames'] - 40) <= 31 and t['study']['demo']['coverage']['success_rate'] == 1.0   # demos: successes only
     # the RL ladder's checks live in tests/test_rl_stage.py (the smoke pipeline runs no paper experiment)

@@ -590,13 +590,22 @@ def _cmd_evaluate_policy(a):
     jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found")
     wm, judge = load_world_model(ck), load_judge(jp)
     pol = a.policies.split(',') if a.policies else None
-    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size)
-    res.update(checkpoint=str(ck), judge=str(jp))
+    from playworld.eval.coverage import CoverageIndex
+    cov = a.coverage or (Path(ck)/'coverage.npz' if (Path(ck)/'coverage.npz').exists() else None)
+    if cov and Path(cov).is_dir():                                      # a store of the model's training data: fit the index now
+        from playworld.eval.coverage import as_episodes
+        ci = CoverageIndex.fit(as_episodes(cov), cameras=getattr(wm.config, 'cameras', None) if getattr(wm.config, 'n_views', 1) > 1 else None)
+    else: ci = CoverageIndex.load(cov) if cov else None
+    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size, coverage=ci)
+    res.update(checkpoint=str(ck), judge=str(jp), coverage_index=str(cov) if cov else None)
     p = write_results(res, a.out)
     print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
     if (rn := res.get('rollouts_needed')):
         from playworld.eval.metrics import rollouts_text
         print(rollouts_text(rn))
+    if (c := res.get('coverage')) is None: print(f"no out-of-coverage check: no coverage.npz beside {ck} (give --coverage with the model's training store)")
+    else: print(f"out of coverage: {c['n_flagged']} of {len(c['distance'])} starts beyond the training data's {c['quantile']:.0%} distance ({c['threshold']:.3f})"
+                + ''.join(f"\n  {s['policy']} episode {s['episode']} (layout {s['layout_seed']}, {s['family']}): {s['distance']:.3f}" for s in c['flagged_starts'][:20]))
     print(f"wrote {p}")
 
 def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
@@ -610,6 +619,7 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--steps', type=int, default=60, help='steps per episode')
     p.add_argument('--seed', type=int, default=10_000, help='first scene seed')
     p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
+    p.add_argument('--coverage', help="the model's training data for the out-of-coverage check: a coverage index (.npz) or the training store (default: coverage.npz beside the checkpoint)")
     p.add_argument('--out', required=True, help='output folder DIR: policy_eval.json, policy_eval_scatter.html')
     p.set_defaults(func=_cmd_evaluate_policy)
     return p

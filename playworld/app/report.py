@@ -171,6 +171,13 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      f"r {_num(jr.get('pearson'), '.2f', _why(jr, 'pearson'))}, MMRV {_num(jr.get('mmrv'), '.2f', _why(jr, 'mmrv'))}.</p>"
                      f"<table><tr><th>policy</th>{_th('real success rate [95 % CI]', 'success')}{_th('world-model success rate [95 % CI]', 'success')}</tr>{rows}</table>"
                      "<p>Hover over a point for its policy (the table above has them all).</p>" + fig(scatter_figure(pe)))
+        if (cv := pe.get('coverage')):
+            fl = ''.join(f"<tr><td>{html.escape(s['policy'])}</td><td>{s['episode']}</td><td>{s['layout_seed']}</td><td>{html.escape(s['family'])}</td><td>{s['distance']:.3f}</td></tr>"
+                         for s in cv['flagged_starts'])
+            parts.append(f"<h3>Out of coverage</h3><p>Each start's distance to the world model's training frames in the coverage embedding: "
+                         f"<b>{cv['n_flagged']} of {len(cv['distance'])}</b> starts lie beyond the training data's own {cv['quantile']:.0%} distance "
+                         f"({cv['threshold']:.3f}); the model's verdict there is an extrapolation.</p>"
+                         + (f"<table><tr><th>policy</th><th>episode</th><th>layout seed</th><th>family</th><th>distance</th></tr>{fl}</table>" if fl else ''))
         if (rn := pe.get('rollouts_needed')):
             from playworld.eval.metrics import rollouts_text
             parts.append(f"<h3>How many rollouts are enough</h3><p>From this evaluation's outcome variances: {html.escape(rollouts_text(rn))}.</p>" + fig(rollouts_figure(rn)))

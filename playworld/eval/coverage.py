@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64, io, warnings
 from pathlib import Path
 import numpy as np
-from ..core import Episode
+from ..core import Episode, atomic_write
 from ..data.store import EpisodeStore
 from ..data.events import interaction_mode, MODES
 from .categories import interaction_category, CATEGORIES
@@ -16,8 +16,8 @@ from .judge import target_of
 
 # %% auto #0
 __all__ = ['as_episodes', 'state_features', 'frame_features', 'embed_episodes', 'project', 'occupied_cells', 'voxel_cells',
-           'mean_nn_distance', 'cover_distance', 'png_data_uri', 'map_episodes', 'coverage_metrics', 'map_figure',
-           'coverage_map', 'coverage_table']
+           'mean_nn_distance', 'cover_distance', 'CoverageIndex', 'png_data_uri', 'map_episodes', 'coverage_metrics',
+           'map_figure', 'coverage_map', 'coverage_table']
 
 # %% ../../nbs/53_eval.coverage.ipynb #d648e348
 def as_episodes(src # an `EpisodeStore`, a store folder (str/Path) or a list of `Episode`
@@ -122,6 +122,88 @@ def cover_distance(ref:np.ndarray, # (M, D) points to be covered (e.g. the other
     from sklearn.neighbors import NearestNeighbors
     d, _ = NearestNeighbors(n_neighbors=1).fit(src).kneighbors(ref)
     return float(d[:, 0].mean())
+
+# %% ../../nbs/53_eval.coverage.ipynb #68d28fa4
+def _pool(frames:np.ndarray, size:int)->np.ndarray: # (N, H, W, 3) uint8 -> (N, size*(size*W//H)*3) float32 in [0, 1], area-averaged
+    N, H, W, _ = frames.shape; w = size * W // H
+    if H % size or W % w: raise ValueError(f"frames of {H}x{W} px cannot be area-averaged to {size}x{w}")
+    return (frames.astype(np.float32) / 255).reshape(N, size, H // size, w, W // w, 3).mean((2, 4)).reshape(N, -1)
+
+class CoverageIndex:
+    """How far a start state lies from a world model's training data, in the coverage embedding: the state block
+    (z-scored per column) and the image block (the frame, or the cameras' canvas, area-averaged to 8 px rows and
+    reduced by PCA, z-scored), each scaled to unit total variance as `embed_episodes` does. The distance of a start
+    is the Euclidean distance to its nearest training frame (scikit-learn `NearestNeighbors`); `threshold` is the
+    `quantile` (0.95) of the training frames' own nearest-other-frame distances, so a start beyond it is farther from
+    the training data than 95 % of the training data is from itself. Saved as an .npz (no pickle)."""
+    def __init__(self, arrays:dict): # the fitted arrays (from `fit` or `load`)
+        self.a = {k: np.asarray(v) for k, v in arrays.items()}
+        from sklearn.neighbors import NearestNeighbors
+        self.nn = NearestNeighbors(n_neighbors=1).fit(self.a['X'])
+    @property
+    def threshold(self)->float: return float(self.a['threshold'])
+    @property
+    def quantile(self)->float: return float(self.a['quantile'])
+    def features(self, states:np.ndarray, # (N, S) float: the robot state at each start
+                 frames:np.ndarray        # (N, H, W, 3) uint8: the frame (canvas of the cameras) at each start
+                )->np.ndarray:            # (N, D) float32 embedding
+        "The starts in the training data's embedding; ValueError for a state or frame shape other than the training data's."
+        s, f, a = np.asarray(states, np.float64), np.asarray(frames), self.a
+        if s.ndim != 2 or s.shape[1] != len(a['s_mean']): raise ValueError(f"states of shape {s.shape}: expected (N, {len(a['s_mean'])}) as in the training data")
+        if f.ndim != 4 or tuple(f.shape[1:3]) != tuple(a['hw']): raise ValueError(f"frames of shape {f.shape}: expected (N, {a['hw'][0]}, {a['hw'][1]}, 3) as in the training data")
+        S = (s - a['s_mean']) * a['s_scale']
+        I = (_pool(f, int(a['image_size'])) - a['pca_mean']) @ a['pca_components'].T
+        return np.concatenate([S, (I - a['i_mean']) * a['i_scale']], 1).astype(np.float32)
+    def distance(self, states:np.ndarray, frames:np.ndarray)->np.ndarray: # (N,) distance of each start to the nearest training frame
+        "Nearest-training-frame distance of each start (see `features`)."
+        return self.nn.kneighbors(self.features(states, frames))[0][:, 0]
+    def check(self, states:np.ndarray, frames:np.ndarray)->dict: # {'distance': list, 'flagged': list[int], 'threshold', 'quantile', 'n_flagged'}
+        "Distances of the starts and the indices of those beyond the training data's `quantile`."
+        d = self.distance(states, frames); fl = np.flatnonzero(d > self.threshold)
+        return dict(distance=[float(x) for x in d], flagged=fl.tolist(), n_flagged=int(len(fl)), threshold=self.threshold, quantile=self.quantile)
+    @classmethod
+    def fit(cls, episodes:list,       # the world model's training episodes (`Episode`s with state; frames as the model sees them)
+            stride:int=4,             # every stride-th frame of each episode joins the index
+            image_size:int=8,         # rows of the area-averaged frame, px
+            n_pca:int=16,             # PCA components of the image block
+            quantile:float=0.95,      # the training data's distance quantile that flags a start
+            cameras=None,             # camera keys to tile (None: each episode's `frames`)
+            seed:int=0
+           )->'CoverageIndex':
+        "Fit the index on training episodes (scikit-learn PCA); ValueError for fewer than 2 frames or episodes without state."
+        from sklearn.decomposition import PCA
+        from sklearn.neighbors import NearestNeighbors
+        from playworld.core import tile_views
+        if not 0 < quantile < 1: raise ValueError(f"quantile={quantile!r}: expected a number in (0, 1)")
+        if (bad := [i for i, e in enumerate(episodes) if e.state is None]): raise ValueError(f"episodes {bad[:5]} have no observation.state to place in the coverage embedding")
+        fr = [tile_views(e, list(cameras)) if cameras else e.frames for e in episodes]
+        S = np.concatenate([np.asarray(e.state, np.float64)[::stride] for e in episodes])
+        F = np.concatenate([f[::stride] for f in fr])
+        if len(S) < 2: raise ValueError(f"need at least 2 training frames to fit a coverage index, got {len(S)}")
+        s_mean, sd = S.mean(0), S.std(0)
+        s_scale = np.where(sd > 1e-6 * max(sd.max(), 1e-12), 1 / np.where(sd > 0, sd, 1), 0) / np.sqrt(max((sd > 1e-6 * max(sd.max(), 1e-12)).sum(), 1))
+        P = _pool(F, image_size); pca = PCA(min(n_pca, *P.shape), random_state=seed).fit(P)
+        I = pca.transform(P); i_mean, isd = I.mean(0), I.std(0)
+        i_scale = np.where(isd > 1e-6 * max(isd.max(), 1e-12), 1 / np.where(isd > 0, isd, 1), 0) / np.sqrt(max((isd > 1e-6 * max(isd.max(), 1e-12)).sum(), 1))
+        X = np.concatenate([(S - s_mean) * s_scale, (I - i_mean) * i_scale], 1).astype(np.float32)
+        d = NearestNeighbors(n_neighbors=2).fit(X).kneighbors(X)[0][:, 1]       # each training frame to its nearest other one
+        return cls(dict(X=X, s_mean=s_mean, s_scale=s_scale, pca_mean=pca.mean_, pca_components=pca.components_, i_mean=i_mean, i_scale=i_scale,
+                        threshold=np.quantile(d, quantile), quantile=quantile, image_size=image_size, hw=np.array(F.shape[1:3]),
+                        n_episodes=len(episodes), stride=stride, **({'cameras': np.array(list(cameras), dtype=str)} if cameras else {})))
+    def save(self, path)->Path: # .npz written atomically
+        "Write the index (arrays only, no pickle) to a temp file, then rename."
+        with atomic_write(path, 'wb') as f: np.savez(f, **self.a)
+        return Path(path)
+    @classmethod
+    def load(cls, path)->'CoverageIndex':
+        "Read an index `save` wrote; FileNotFoundError / ValueError naming the file."
+        if not Path(path).is_file(): raise FileNotFoundError(f"{path}: no coverage index there (CoverageIndex.fit(...).save(path) writes one)")
+        try: z = np.load(path, allow_pickle=False); arrays = {k: z[k] for k in z.files}
+        except Exception as e: raise ValueError(f"{path}: not a coverage index ({type(e).__name__}: {e})") from None
+        need = {'X', 's_mean', 's_scale', 'pca_mean', 'pca_components', 'i_mean', 'i_scale', 'threshold', 'quantile', 'image_size', 'hw'}
+        if (miss := sorted(need - set(arrays))): raise ValueError(f"{path}: not a coverage index, missing arrays {miss}")
+        return cls(arrays)
+
 
 # %% ../../nbs/53_eval.coverage.ipynb #fb70c59c
 def png_data_uri(img:np.ndarray # (H, W, 3) uint8

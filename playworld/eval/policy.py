@@ -23,7 +23,7 @@ from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_prec
 
 # %% auto #0
 __all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'real_rollouts', 'evaluate_models',
-           'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'write_results']
+           'start_coverage', 'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -169,7 +169,8 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
                     n_resamples:int=2000,  # bootstrap resamples
                     stride:int=4,          # judge every stride-th frame of a rollout
                     progress:bool=True,
-                    keep_episodes:bool=False # also return the real and imagined Episodes under 'real' / 'imagined'
+                    keep_episodes:bool=False, # also return the real and imagined Episodes under 'real' / 'imagined'
+                    coverage=None          # `CoverageIndex` of a model's training data, or name -> index (None: no out-of-coverage check)
                    )->dict:                # name -> `evaluate_policies` result (the real rollouts are shared)
     "Several world models on the *same* real rollouts (run once); each imagines them from the same context with fresh twin policies."
     import copy
@@ -196,7 +197,25 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
                              dict(real_s=round(t_real, 1), imagined_s=round(t2 - t1, 1), judge_s=round(time.time() - t2, 1),
                                   imagined_frames=int(len(imag) * (steps - n + 1))))
         if keep_episodes: out[name].update(real=real, imagined=imag)
+        ci = coverage.get(name) if isinstance(coverage, dict) else coverage
+        if ci is not None: out[name]['coverage'] = start_coverage(ci, real, n, policies, N, seed)
     return out
+
+def start_coverage(ci,                 # `CoverageIndex` of the world model's training data
+                   real:list,          # the real episodes, policy by policy (P·N), whose first frames start the imagined ones
+                   n_ctx:int,          # context frames: the start is frame n_ctx − 1 and its state
+                   policies:list, N:int, seed:int # as `evaluate_models` ran them (for the flagged starts' scenes)
+                  )->dict:             # `CoverageIndex.check` + 'flagged_starts' [{policy, episode, layout_seed, family, distance}], 'fraction_flagged'
+    "Out-of-coverage check of every imagined evaluation's start: its distance to the training data and the starts beyond the training data's 95th percentile."
+    from playworld.core import tile_views
+    keys = list(ci.a['cameras']) if 'cameras' in ci.a else None
+    fr = np.stack([(tile_views(e, keys) if keys else e.frames)[n_ctx - 1] for e in real])
+    r = ci.check(np.stack([e.state[n_ctx - 1] for e in real]), fr)
+    scenes = eval_scenes(N, seed)
+    r['flagged_starts'] = [dict(policy=policies[i // N], episode=i % N, layout_seed=int(scenes[i % N][0]), family=scenes[i % N][1],
+                                distance=r['distance'][i]) for i in r['flagged']]
+    r['fraction_flagged'] = r['n_flagged'] / max(len(real), 1)
+    return r
 
 def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load_world_model(default_checkpoint())`)
                       judge,                 # `Judge` (or any object with `predict(frames, instructions)` -> p_success, mode)
@@ -207,10 +226,11 @@ def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load
                       batch_size:int=32,     # imagined rollouts at once
                       n_resamples:int=2000,  # bootstrap resamples
                       stride:int=4,          # judge every stride-th frame of a rollout
-                      progress:bool=True
+                      progress:bool=True,
+                      coverage=None          # `CoverageIndex` of the model's training data: adds 'coverage' (distance per start, flagged starts)
                      )->dict:                # per_policy rows, pearson(_ci), spearman(_ci), mmrv(_ci), tv_distance, modes, timing
     "Real vs world-model success rates and failure modes of graded policies from the same scenes (see the protocol above)."
-    return evaluate_models(dict(wm=wm), judge, policies, n_episodes, steps, seed, batch_size, n_resamples, stride, progress)['wm']
+    return evaluate_models(dict(wm=wm), judge, policies, n_episodes, steps, seed, batch_size, n_resamples, stride, progress, coverage=coverage)['wm']
 
 # %% ../../nbs/52_eval.policy.ipynb #2b532372
 def _rates(y:np.ndarray)->list: # y (P, N) bool -> [(rate, low, high)] with Wilson 95 % intervals
