@@ -134,8 +134,9 @@ class CoverageIndex:
     (z-scored per column) and the image block (the frame, or the cameras' canvas, area-averaged to 8 px rows and
     reduced by PCA, z-scored), each scaled to unit total variance as `embed_episodes` does. The distance of a start
     is the Euclidean distance to its nearest training frame (scikit-learn `NearestNeighbors`); `threshold` is the
-    `quantile` (0.95) of the training frames' own nearest-other-frame distances, so a start beyond it is farther from
-    the training data than 95 % of the training data is from itself. Saved as an .npz (no pickle)."""
+    `quantile` (0.95) of each training frame's distance to the nearest frame of *another* training episode (frames of
+    one episode sit close together; a new start comes from a new episode), so a start beyond it is farther from the
+    training data than 95 % of the training data is from the rest of it. Saved as an .npz (no pickle)."""
     def __init__(self, arrays:dict): # the fitted arrays (from `fit` or `load`)
         self.a = {k: np.asarray(v) for k, v in arrays.items()}
         from sklearn.neighbors import NearestNeighbors
@@ -186,7 +187,12 @@ class CoverageIndex:
         I = pca.transform(P); i_mean, isd = I.mean(0), I.std(0)
         i_scale = np.where(isd > 1e-6 * max(isd.max(), 1e-12), 1 / np.where(isd > 0, isd, 1), 0) / np.sqrt(max((isd > 1e-6 * max(isd.max(), 1e-12)).sum(), 1))
         X = np.concatenate([(S - s_mean) * s_scale, (I - i_mean) * i_scale], 1).astype(np.float32)
-        d = NearestNeighbors(n_neighbors=2).fit(X).kneighbors(X)[0][:, 1]       # each training frame to its nearest other one
+        if len(episodes) < 2: raise ValueError(f"need at least 2 training episodes to calibrate the coverage threshold, got {len(episodes)}")
+        ep = np.concatenate([np.full(len(f[::stride]), i) for i, f in enumerate(fr)])   # (M,) episode of each indexed frame
+        k = min(len(X), int(np.bincount(ep).max()) + 1)                                 # k neighbours always include another episode's frame
+        dist, idx = NearestNeighbors(n_neighbors=k).fit(X).kneighbors(X)
+        other = ep[idx] != ep[:, None]
+        d = dist[np.arange(len(X)), other.argmax(1)]                                     # to the nearest frame of another episode
         return cls(dict(X=X, s_mean=s_mean, s_scale=s_scale, pca_mean=pca.mean_, pca_components=pca.components_, i_mean=i_mean, i_scale=i_scale,
                         threshold=np.quantile(d, quantile), quantile=quantile, image_size=image_size, hw=np.array(F.shape[1:3]),
                         n_episodes=len(episodes), stride=stride, **({'cameras': np.array(list(cameras), dtype=str)} if cameras else {})))
