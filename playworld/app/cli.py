@@ -649,10 +649,10 @@ def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
     from playworld.core import atomic_write, write_json
     from playworld.assets import default_judge, given_or_shipped
-    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts, load_judge_items
+    from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts, load_judge_items, is_judge_items
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
     if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
-    feats = a.data and (str(a.data).endswith('.npz') or any(Path(a.data).glob('items-*.npz')))   # keypoint item shards (collect --features)
+    feats = bool(a.data) and is_judge_items(a.data)                     # keypoint item shards (collect --features)
     if feats and a.imagined: raise ValueError(f"--data {a.data}: judge item shards hold no frames to imagine from; give an episode store")
     if feats: fi = load_judge_items(a.data); cams = list(fi[0].cameras) if fi else None
     elif a.imagined: cams = json.loads((Path(a.model)/'config.json').read_text()).get('cameras') if (Path(a.model)/'config.json').exists() else None

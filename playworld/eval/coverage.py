@@ -15,9 +15,9 @@ from .categories import interaction_category, CATEGORIES
 from .judge import target_of
 
 # %% auto #0
-__all__ = ['as_episodes', 'state_features', 'frame_features', 'embed_episodes', 'project', 'occupied_cells', 'voxel_cells',
-           'mean_nn_distance', 'cover_distance', 'CoverageIndex', 'png_data_uri', 'map_episodes', 'coverage_metrics',
-           'map_figure', 'coverage_map', 'coverage_table']
+__all__ = ['as_episodes', 'state_features', 'frame_features', 'unit_block_scale', 'embed_episodes', 'project', 'occupied_cells',
+           'voxel_cells', 'mean_nn_distance', 'cover_distance', 'CoverageIndex', 'png_data_uri', 'map_episodes',
+           'coverage_metrics', 'map_figure', 'coverage_map', 'coverage_table']
 
 # %% ../../nbs/53_eval.coverage.ipynb #d648e348
 def as_episodes(src # an `EpisodeStore`, a store folder (str/Path) or a list of `Episode`
@@ -48,6 +48,15 @@ def frame_features(ep:Episode,       # an episode, frames (T, H, W, 3) uint8
     return f.reshape(len(at), size, H // size, size, W // size, 3).mean((2, 4)).reshape(-1)
 
 # %% ../../nbs/53_eval.coverage.ipynb #e3c15866
+def unit_block_scale(M:np.ndarray # (N, C) one block of features
+                    )->tuple:        # (mean (C,), scale (C,)): (M - mean) * scale has total variance 1
+    """Per-column mean and scale that z-score each column and divide by √(non-constant columns), so a block of 2 columns
+    and one of 48 weigh the same. By hand, not StandardScaler: that divides near-constant columns (rank-deficient PCA
+    output, ~1e-17 spread) by their tiny std and returns inf/NaN; here a column whose std is < 1e-6 of the largest gets scale 0."""
+    M = np.asarray(M, np.float64); sd = M.std(0)
+    ok = sd > 1e-6 * max(sd.max(), 1e-12)
+    return M.mean(0), np.where(ok, 1 / np.where(ok, sd, 1), 0) / np.sqrt(max(ok.sum(), 1))
+
 def embed_episodes(episodes:list,     # N episodes (all with state of the same S and frames of the same size)
                    n_points:int=16,   # trajectory points per episode (`state_features`)
                    image_size:int=8,  # downsampled frame side, px (`frame_features`)
@@ -58,12 +67,7 @@ def embed_episodes(episodes:list,     # N episodes (all with state of the same S
     "Standardised state-trajectory and image features, each block scaled to unit total variance (scikit-learn PCA)."
     from sklearn.decomposition import PCA
     if len(episodes) < 2: raise ValueError(f"need at least 2 episodes to embed, got {len(episodes)}")
-    def block(M):  # z-score each column, then 1/sqrt(non-constant columns): the block's variance sums to 1
-        # by hand, not StandardScaler: that divides near-constant columns (rank-deficient PCA output, ~1e-17 spread)
-        # by their tiny std and returns inf/NaN; here a column whose std is < 1e-6 of the largest becomes 0
-        M = np.asarray(M, np.float64); sd = M.std(0)
-        sd = np.where(sd > 1e-6 * max(sd.max(), 1e-12), sd, np.inf)
-        return (M - M.mean(0)) / sd / np.sqrt(max(np.isfinite(sd).sum(), 1))   # over the non-constant columns
+    def block(M): mu, sc = unit_block_scale(M); return (np.asarray(M, np.float64) - mu) * sc
     S = block(np.stack([state_features(e, n_points) for e in episodes]))
     if image_weight == 0: return S.astype(np.float32)
     I = np.stack([frame_features(e, image_size) for e in episodes])
@@ -177,17 +181,15 @@ class CoverageIndex:
         from playworld.core import tile_views
         if not 0 < quantile < 1: raise ValueError(f"quantile={quantile!r}: expected a number in (0, 1)")
         if (bad := [i for i, e in enumerate(episodes) if e.state is None]): raise ValueError(f"episodes {bad[:5]} have no observation.state to place in the coverage embedding")
+        if len(episodes) < 2: raise ValueError(f"need at least 2 training episodes to calibrate the coverage threshold, got {len(episodes)}")
         fr = [tile_views(e, list(cameras)) if cameras else e.frames for e in episodes]
         S = np.concatenate([np.asarray(e.state, np.float64)[::stride] for e in episodes])
         F = np.concatenate([f[::stride] for f in fr])
         if len(S) < 2: raise ValueError(f"need at least 2 training frames to fit a coverage index, got {len(S)}")
-        s_mean, sd = S.mean(0), S.std(0)
-        s_scale = np.where(sd > 1e-6 * max(sd.max(), 1e-12), 1 / np.where(sd > 0, sd, 1), 0) / np.sqrt(max((sd > 1e-6 * max(sd.max(), 1e-12)).sum(), 1))
+        s_mean, s_scale = unit_block_scale(S)                                           # each block at unit total variance, as `embed_episodes`
         P = _pool(F, image_size); pca = PCA(min(n_pca, *P.shape), random_state=seed).fit(P)
-        I = pca.transform(P); i_mean, isd = I.mean(0), I.std(0)
-        i_scale = np.where(isd > 1e-6 * max(isd.max(), 1e-12), 1 / np.where(isd > 0, isd, 1), 0) / np.sqrt(max((isd > 1e-6 * max(isd.max(), 1e-12)).sum(), 1))
+        I = pca.transform(P); i_mean, i_scale = unit_block_scale(I)
         X = np.concatenate([(S - s_mean) * s_scale, (I - i_mean) * i_scale], 1).astype(np.float32)
-        if len(episodes) < 2: raise ValueError(f"need at least 2 training episodes to calibrate the coverage threshold, got {len(episodes)}")
         ep = np.concatenate([np.full(len(f[::stride]), i) for i, f in enumerate(fr)])   # (M,) episode of each indexed frame
         k = min(len(X), int(np.bincount(ep).max()) + 1)                                 # k neighbours always include another episode's frame
         dist, idx = NearestNeighbors(n_neighbors=k).fit(X).kneighbors(X)

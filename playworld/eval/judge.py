@@ -30,9 +30,9 @@ __all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'JUDGE
            'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet',
            'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input', 'KeypointNet',
            'TreesNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem', 'judge_items', 'calibration', 'judge_probs',
-           'evaluate_judge', 'save_judge_items', 'load_judge_items', 'collect_judge_items', 'train_judge',
-           'JudgeTrainConfig', 'judge_curve', 'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
-           'VLMProposer']
+           'evaluate_judge', 'save_judge_items', 'is_judge_items', 'load_judge_items', 'collect_judge_items',
+           'train_judge', 'JudgeTrainConfig', 'judge_curve', 'imagined_attempts', 'parse_yes_no', 'VLMJudge',
+           'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -487,7 +487,7 @@ def judge_items(data,                 # an `EpisodeStore`, its folder, or an ite
     KeyError naming an episode's cameras when one asked for is missing."""
     if arch not in ARCHS: raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
     if isinstance(data, (str, Path)):
-        if str(data).endswith('.npz') or (Path(data).is_dir() and any(Path(data).glob('items-*.npz'))):   # keypoint item shards
+        if is_judge_items(data):                                               # keypoint item shards
             if arch == 'cnn': raise ValueError(f"{data}: judge item shards hold keypoint features only; the CNN judge needs an episode store")
             data = load_judge_items(data)
         else:
@@ -603,6 +603,11 @@ def save_judge_items(items:list, # keypoint `JudgeItem`s (features, no frames), 
                   cameras=np.array(items[0].cameras, dtype=str), version=np.array(1))
     with atomic_write(path, 'wb') as f: np.savez(f, **arrays)
     return Path(path)
+
+def is_judge_items(path # a path given as data (store, item shards, ...)
+                  )->bool: # whether it holds judge item shards: an .npz file, or a folder of items-*.npz
+    "Whether `path` is judge items (`save_judge_items` / `collect_judge_items`) rather than an episode store."
+    return str(path).endswith('.npz') or (Path(path).is_dir() and any(Path(path).glob('items-*.npz')))
 
 def load_judge_items(path # an .npz of `save_judge_items`, or a folder of `items-*.npz` shards (read in name order)
                     )->list: # list[JudgeItem] with features
