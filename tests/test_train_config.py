@@ -83,3 +83,21 @@ def test_cli_bad_view_layout(tmp_path):
     r = train(tmp_path/'m', '--set', 'view_layout=grid')
     assert r.returncode == 2 and "view_layout='grid'" in r.stderr and "'channels'" in r.stderr, r.stderr[-2000:]
     assert not (tmp_path/'m'/'checkpoint').exists()
+
+def test_cli_two_cameras_from_one_camera_model(tmp_path):
+    "A one-camera model starts a two-camera one (`init_from`): every weight carries over into the 'views' layout; 'channels' is refused by name."
+    import torch
+    from safetensors.torch import load_file
+    store = _two_camera_store(tmp_path/'store')
+    tr = lambda out, cams, *sets: subprocess.run([str(ROOT/'.venv'/'bin'/'playworld'), 'train', '--data', str(store), '--cameras', cams, '--out', str(out),
+                                                  *TINY, *sets], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+    r = tr(tmp_path/'one', 'wrist'); assert r.returncode == 0, r.stderr[-3000:]
+    r = tr(tmp_path/'two', 'wrist,left', '--set', f'init_from={tmp_path/"one"/"model"}', '--set', 'lr=1e-12')
+    assert r.returncode == 0, r.stderr[-3000:]
+    cfg = json.loads((tmp_path/'two'/'model'/'config.json').read_text())
+    assert (cfg['n_views'], cfg['width'], cfg['view_layout'], cfg['cameras']) == (2, 48, 'views', ['observation.images.wrist', 'observation.images.left']), cfg
+    one, two = (load_file(str(tmp_path/d/'model'/'diffusion_pytorch_model.safetensors')) for d in ('one', 'two'))
+    assert set(two) - set(one) == {'view_emb.weight'} and float(two['view_emb.weight'].abs().max()) < 1e-6
+    assert all(torch.allclose(one[k], two[k], atol=1e-6) for k in one)           # lr 1e-12: the start is the one-camera model
+    r = tr(tmp_path/'three', 'wrist,left', '--set', f'init_from={tmp_path/"one"/"model"}', '--set', 'view_layout=channels')
+    assert r.returncode != 0 and "'views' or 'tile' only" in r.stderr, r.stderr[-2000:]

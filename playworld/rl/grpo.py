@@ -9,13 +9,14 @@ import numpy as np
 import torch
 from torch import Tensor
 from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
+from ..core import IMAGE_PREFIX
 from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
 from .policy import DiffusionPolicy, chain_logprob, encode_instruction, make_schedulers, ddim_step
 
 # %% auto #0
-__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'imagine', 'policy_actor', 'grpo_update',
-           'train_grpo', 'load_judge']
+__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'canvas_of', 'wm_cameras', 'imagine',
+           'policy_actor', 'grpo_update', 'train_grpo', 'load_judge']
 
 # %% ../../nbs/61_rl.grpo.ipynb #b99c1760
 def group_advantages(rewards,         # (N, G) rewards of N groups of G rollouts
@@ -47,14 +48,29 @@ def real_starts(n:int,                  # number of starts
                 families=('lift',),     # task families, in turn
                 seed:int=50_000,        # layout seeds seed, seed+1, ...
                 n_ctx:int=4,            # context frames of the world model
-                size:int=64)->list:     # list[dict(context (n_ctx, H, W, 3) uint8, instruction, seed, family)]
-    "Start states from fresh real layouts: the first real frame repeated as the context (no past motion)."
-    env, out = TabletopEnv(size=size), []
+                size:int=64,            # frame size, px
+                cameras:tuple=('top',), # the world model's cameras, canvas order (names of `TabletopEnv`'s cameras, or `observation.images.<cam>` keys)
+               )->list:                 # list[dict(context (n_ctx, H, V·W, 3) uint8, instruction, seed, family)]
+    "Start states from fresh real layouts: the first real frame (every camera side by side) repeated as the context (no past motion)."
+    env, out = TabletopEnv(size=size, cameras=tuple(c.removeprefix(IMAGE_PREFIX) for c in cameras)), []
     for i in range(n):
         f = families[i % len(families)]
         obs, info = env.reset(seed=seed + i, options={'task': f})
-        out.append(dict(context=np.repeat(obs['image'][None], n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
+        out.append(dict(context=np.repeat(canvas_of(obs, env.cameras)[None], n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
     env.close(); return out
+
+def canvas_of(obs:dict,        # a `TabletopEnv` observation
+              cameras:tuple,   # camera names, canvas order (one: that camera's frame)
+             )->np.ndarray:    # (H, V·W, 3) uint8: the cameras side by side, as a multi-camera world model's frame
+    "The frame a world model of `cameras` sees of one observation; KeyError naming the cameras the observation lacks."
+    if len(cameras) == 1 and 'images' not in obs: return obs['image']
+    ims = obs.get('images', {})
+    if (miss := [c for c in cameras if c not in ims]): raise KeyError(f"observation has no camera {miss}; it has {list(ims)}")
+    return np.concatenate([ims[c] for c in cameras], 1)
+
+def wm_cameras(wm)->tuple: # an `ActionVideoDenoiser` -> its cameras as `TabletopEnv` names, canvas order (('top',) for a one-camera model)
+    "The tabletop cameras a world model predicts (a one-camera model without saved cameras: the primary, 'top')."
+    return tuple(c.removeprefix(IMAGE_PREFIX) for c in (getattr(wm.config, 'cameras', None) or ['top']))
 
 @torch.no_grad()
 def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed here)

@@ -16,7 +16,7 @@ from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
 from ..config import Presets, to_jsonable
 from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates)
-from ..rl.grpo import real_starts, train_grpo
+from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, load_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
@@ -34,21 +34,24 @@ def paired_starts(n:int,               # layouts per family
                   seed:int=90_000,     # first layout seed (as `evaluate_real`)
                   n_ctx:int=4,         # context frames of the world model
                   size:int=64,         # frame size, px
-                 )->list:              # len(families)·n dicts: context (n_ctx, H, W, 3) uint8, instruction, family, seed
-    "Start states of the layouts `evaluate_real` uses, the first frame repeated as context; ValueError for an unknown family."
+                  cameras:tuple=('top',), # the world model's cameras, canvas order (`wm_cameras`)
+                 )->list:              # len(families)·n dicts: context (n_ctx, H, V·W, 3) uint8, instruction, family, seed
+    "Start states of the layouts `evaluate_real` uses, the first frame (every camera side by side) repeated as context; ValueError for an unknown family."
     if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {tuple(TASK_FAMILIES)}")
-    env, out = TabletopEnv(size=size), []
+    env, out = TabletopEnv(size=size, cameras=tuple(cameras)), []
     for f in families:
         for i in range(n):
             obs, info = env.reset(seed=seed + i, options={'task': f})
-            out.append(dict(context=np.repeat(obs['image'][None], n_ctx, 0), instruction=info['instruction'], family=f, seed=seed + i))
+            out.append(dict(context=np.repeat(canvas_of(obs, env.cameras)[None], n_ctx, 0), instruction=info['instruction'], family=f, seed=seed + i))
     env.close(); return out
 
 def store_starts(episodes:list,        # list[Episode] (e.g. `EpisodeStore(...).load_all()`)
                  n:int,                # start states wanted
                  n_ctx:int=4,          # context frames
                  instruction:str|None=None, # give every start this instruction (default: the episode's own)
-                 seed:int=0)->list:    # dicts as `paired_starts` (family from the instruction, seed = episode index)
+                 seed:int=0,
+                 cameras:list|None=None, # the world model's camera keys, canvas order (None: each episode's primary camera)
+                )->list:               # dicts as `paired_starts` (family from the instruction, seed = episode index)
     "Start states at random frames of recorded episodes (their n_ctx frames up to it); ValueError when no episode is long enough."
     from playworld.envs.tabletop import parse_instruction
     ok = [i for i, e in enumerate(episodes) if len(e) >= n_ctx]
@@ -57,7 +60,8 @@ def store_starts(episodes:list,        # list[Episode] (e.g. `EpisodeStore(...).
     for _ in range(n):
         i = int(rng.choice(ok)); e = episodes[i]; t = int(rng.integers(n_ctx - 1, len(e)))
         ins = instruction or e.instruction
-        out.append(dict(context=np.asarray(e.frames[t - n_ctx + 1:t + 1]), instruction=ins, family=parse_instruction(ins).family, seed=i))
+        fr = tile_views(e, list(cameras)) if cameras else e.frames                  # (T, H, V·W, 3): the world model's frames
+        out.append(dict(context=np.asarray(fr[t - n_ctx + 1:t + 1]), instruction=ins, family=parse_instruction(ins).family, seed=i))
     return out
 
 # %% ../../nbs/81_studies.rl.ipynb #db010ff0
@@ -116,7 +120,7 @@ def measure(policy:DiffusionPolicy,
     eps = real.pop('episodes')
     ok_real = np.array([e.success for e in eps])
     jr = np.array([bool(np.asarray(judge(tile_views(e, list(cams))[None], e.instruction))[0]) for e in eps]) if judge is not None else None
-    starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size) if n_imagined and wm is not None and judge is not None else []
+    starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size, wm_cameras(wm)) if n_imagined and wm is not None and judge is not None else []
     im = imagined_success(policy, wm, judge, starts, noise_fn, max_steps, batch) if starts else None
     out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']], n_real=real['all']['n'],
                per_family={f: dict(real_success=real[f]['rate']) for f in families}, real=ok_real.astype(int).tolist())
@@ -221,13 +225,15 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
     for a in arms:
         if (miss := [k for k in RL_NEEDS.get(a, ()) if not have[k]]): raise ValueError(f"arm {a!r} needs {', '.join(miss)}")
     if wm is not None and base.config.size != wm.config.size: raise ValueError(f"policy frames are {base.config.size} px, the world model's {wm.config.size} px")
+    if wm is not None and judge is not None and (jc := tuple(getattr(judge, 'camera_names', ('top',)))) != wm_cameras(wm):
+        raise ValueError(f"the judge reads cameras {list(jc)}, the world model predicts {list(wm_cameras(wm))}: judging imagined frames needs a judge of the model's cameras, in its order")
     out = Path(out); out.mkdir(parents=True, exist_ok=True); log = log or (lambda *a: None)
     grpo, dsrl, bc, dyna = dict(grpo or {}), dict(dsrl or {}), dict(bc or {}), dict(dyna or {})
     n_ctx, size, fam = (wm.config.n_ctx if wm is not None else 4), base.config.size, (family,)
     allres = json.loads((out/'rl.json').read_text()) if (out/'rl.json').exists() else {}
     lad = allres.get(family, {}) if resume else {}
     pol_dir = lambda a: out/'policies'/family/a
-    wm_starts = lambda: real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size) + [s for s in extra_starts or [] if s['family'] == family]   # the world-model arms' start states
+    wm_starts = lambda: real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size, cameras=wm_cameras(wm)) + [s for s in extra_starts or [] if s['family'] == family]   # the world-model arms' start states
     def save():
         allres[family] = ladder_summary(lad) if 'base' in lad else lad
         allres['config'] = dict(grpo=grpo, dsrl=dsrl, bc=bc, dyna=dyna, n_starts=n_starts, n_real=n_real, n_imagined=n_imagined, real_seed=real_seed,
@@ -279,7 +285,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             it, kw = int(dyna.get('iterations', 2)), {k: v for k, v in dyna.items() if k != 'iterations'}
             if it < 1: raise ValueError(f"dyna iterations must be >= 1, got {it}")
             np_, w, curve, info = copy.deepcopy(npol) if npol is not None else None, wm, [], []
-            starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size)
+            starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size, cameras=wm_cameras(wm))
             for k in range(it):   # each iteration starts from the last one's noise policy and world model
                 r = dyna_iteration(base, np_, w, judge, demos, starts, out/'dyna'/family/f'iter{k}', fam, dsrl, max_steps, seed=seed + k, log=log, **kw)
                 np_, w = r.pop('npol'), r.pop('wm'); curve += [dict(c, iteration=k) for c in r.pop('curve')]; info.append(r)
@@ -315,13 +321,14 @@ def dyna_iteration(base:DiffusionPolicy,   # frozen base policy
     out = Path(out); t0 = time.time(); log = log or (lambda *a: None)
     npol = copy.deepcopy(npol) if npol is not None else NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim)
     r = evaluate_real(base, episodes, tuple(families), seed=70_000 + 1000 * seed, max_steps=max_steps, use_state=False,
-                      noise_fn=noise_fn(npol, False, seed), return_episodes=True)
+                      noise_fn=noise_fn(npol, False, seed), return_episodes=True, cameras=wm_cameras(wm))   # every camera the world model predicts
     eps = r.pop('episodes')
     for e in eps: e.policy_id = 'dsrl'
     write_episodes(out/'data', eps)
     rng = np.random.default_rng(seed); mix = [demos[i] for i in rng.choice(len(demos), min(len(demos), len(eps)), replace=False)]
     wm2 = copy.deepcopy(wm).train()
-    tr = train_world_model(wm2, WindowDataset(eps + mix, n_ctx=wm.config.n_ctx, horizon=1),
+    keys = list(wm.config.cameras) if getattr(wm.config, 'n_views', 1) > 1 else None   # a multi-camera model trains on its canvas
+    tr = train_world_model(wm2, WindowDataset(eps + mix, n_ctx=wm.config.n_ctx, horizon=1, cameras=keys),
                            TrainConfig(steps=wm_steps, batch_size=16, lr=wm_lr, warmup_steps=min(10, wm_steps), seed=seed), out/'wm', progress=False)
     wm2.eval(); log(f"[rl] dyna: {len(eps)} real rollouts (success {r['all']['rate']:.2f}), world model fine-tuned {tr['steps']} steps")
     kw = dict(dsrl or {}, n_updates=updates)
@@ -504,7 +511,8 @@ def run(p:Params,        # the settings
     size, n_ctx = (wm.config.size, wm.config.n_ctx) if wm is not None else (64, 4)
     extra = []
     if p.store_starts:
-        extra = store_starts(EpisodeStore(out/'data'/'tabletop').load_all(), p.store_starts, n_ctx, seed=p.seed)
+        extra = store_starts(EpisodeStore(out/'data'/'tabletop').load_all(), p.store_starts, n_ctx, seed=p.seed,
+                             cameras=list(wm.config.cameras) if getattr(wm.config, 'n_views', 1) > 1 else None)
     rl = dict(n_updates=p.rl_updates, groups_per_update=p.groups, G=p.group_size, steps=p.rl_steps)
     m = dict(config=to_jsonable(p) | paths, curves={}, base_policy={})
     (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)

@@ -23,7 +23,7 @@ def _advance(env, a:torch.Tensor, # (B, k, A) float actions on the env's device
 def imagine_rollouts(env,                # `WorldModelEnv`, or any env with its batched reset/step (e.g. `SceneGroupEnv`)
                      context,            # (B, n_ctx, H, W, 3) uint8 start frames
                      instruction,        # one instruction for all rows, or a list of B (handed to `act` and `judge` as given)
-                     act,                # callable(images (B, H, W, 3) uint8 tensor on the env's device, instruction) -> chunk (B, K, A) or (chunk, record dict)
+                     act,                # callable(images (B, H, W, 3) uint8 tensor on the env's device, instruction) -> chunk (B, K, A) or (chunk, record dict); a multi-camera world model's `act` sees its first camera
                      steps:int,          # imagined frames per rollout
                      n_exec:int=8,       # actions executed per chunk before replanning
                      judge=None,         # callable(frames (B, 1+steps, H, W, 3) uint8 ndarray, instruction) -> (B,) success; called once, at the end
@@ -34,23 +34,24 @@ def imagine_rollouts(env,                # `WorldModelEnv`, or any env with its 
 
     Returns 'frames' (B, 1+steps, H, W, 3) uint8 ndarray (the last context frame, then the imagined ones), 'actions'
     (B, steps, A) float32 ndarray (as `act` gave them), 'records' (one dict per chunk that `act` recorded, plus 'image'
-    (B, H, W, 3) uint8 tensor: the frames it was planned from) and, with a judge, 'success' (B,) bool and 'reward'
+    (B, H, W, 3) uint8 tensor: the frames it was planned from, the first camera's view of a multi-camera canvas) and, with a judge, 'success' (B,) bool and 'reward'
     (B,) float32."""
-    ctx = np.asarray(context); B = len(ctx)
+    ctx = np.asarray(context); B = len(ctx); nv = getattr(env, 'n_views', 1)
+    see = (lambda im: im[..., :im.shape[-2] // nv, :]) if nv > 1 else (lambda im: im)   # the policy sees the canvas's first camera (as in `SceneGroupEnv`), the judge every camera
     o = dict(context=ctx) | ({} if actions is None else dict(actions=actions)) | (dict(instruction=instruction) if isinstance(instruction, str) else {})
     env.reset(seed=seed, options=o)
     dev = getattr(env, 'device', torch.device('cpu'))
     img = torch.as_tensor(ctx[:, -1]).to(dev)                        # (B, H, W, 3) uint8
     frames, acts, recs, t = [img[:, None]], [], [], 0
     while t < steps:
-        out = act(img, instruction)
+        out = act(see(img), instruction)
         chunk, rec = out if isinstance(out, tuple) else (out, None)
         if chunk.ndim != 3 or chunk.shape[0] != B or chunk.shape[1] < 1:
             raise ValueError(f"act must return a chunk (B={B}, K >= 1, A), got {tuple(chunk.shape)}")
         k = min(n_exec, steps - t)
         a = torch.as_tensor(chunk[:, :k], dtype=torch.float32).to(dev)
         fr = _advance(env, a).to(dev)                                  # (B, k', H, W, 3), k' = min(k, K)
-        if rec is not None: recs.append(dict(rec, image=img))
+        if rec is not None: recs.append(dict(rec, image=see(img)))
         frames.append(fr); acts.append(a[:, :fr.shape[1]]); img = fr[:, -1]; t += fr.shape[1]
     res = dict(frames=torch.cat(frames, 1).cpu().numpy(), records=recs,  # the one host copy of the rollout
                actions=torch.cat(acts, 1).cpu().numpy() if acts else np.zeros((B, 0, 0), np.float32))

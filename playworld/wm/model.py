@@ -14,7 +14,7 @@ from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
 __all__ = ['VIEW_LAYOUTS', 'ActionVideoDenoiser', 'frame_hw', 'model_episode', 'make_scheduler', 'edm_loss', 'sample_next',
-           'rollout', 'moving_square_batch', 'load_world_model']
+           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -262,3 +262,28 @@ def load_world_model(path,            # folder written by `save_pretrained` (con
         return ActionVideoDenoiser.from_pretrained(p, use_safetensors=True).to(device).eval()   # never a pickled .bin
     except Exception as e:
         raise ValueError(f"corrupt or truncated weights file {w} ({w.stat().st_size} bytes): {type(e).__name__}: {e}") from None
+
+# %% ../../nbs/40_wm.model.ipynb #fcbc69a9
+def widen_views(model:ActionVideoDenoiser, # a one-camera world model (n_views == 1)
+                cameras:list,              # the V ≥ 2 cameras' LeRobot feature keys of the new model, canvas order; each view as wide as the old frame
+                view_layout:str='views',   # 'views' or 'tile': the layouts whose UNet sees view-sized (or canvas) images with the old channel count
+               )->ActionVideoDenoiser:     # a V-camera model, canvas width V × the old width, every shared weight copied
+    """Warm start for a multi-camera world model: a V-camera model whose UNet, conditioning and action embedding are the
+    one-camera model's weights. With 'views' (each view alone, plus a learned view embedding, initialised to zero) it
+    predicts every view exactly as the one-camera model would predict that view on its own, so fine-tuning starts from
+    what the old model knows of the scene and learns only what differs between the cameras (the function-preserving
+    widening of Net2Net, Chen et al. 2016, applied to views); with 'tile' the same weights see the whole canvas.
+    ValueError when the model already has several views, fewer than two cameras are named, or the layout is 'channels'
+    (its first and last convolutions change shape, so no weight keeps its meaning)."""
+    cfg = dict(model.config)
+    if cfg.get('n_views', 1) != 1: raise ValueError(f"widen_views needs a one-camera model, this one has n_views={cfg['n_views']}")
+    cams = list(cameras)
+    if len(cams) < 2 or len(set(cams)) != len(cams): raise ValueError(f"cameras {cams}: expected two or more distinct camera keys")
+    if view_layout not in ('views', 'tile'): raise ValueError(f"view_layout {view_layout!r}: widen_views keeps the weights for 'views' or 'tile' only")
+    keep = {k: v for k, v in cfg.items() if not k.startswith('_') and k not in ('width', 'n_views', 'view_layout', 'cameras')}
+    new = ActionVideoDenoiser(**keep, width=len(cams) * (cfg.get('width') or cfg['size']), n_views=len(cams), view_layout=view_layout, cameras=tuple(cams))
+    missing, unexpected = new.load_state_dict(model.state_dict(), strict=False)
+    if unexpected or any(not k.startswith('view_emb') for k in missing): raise ValueError(f"widen_views: weights do not carry over (missing {missing}, unexpected {unexpected})")
+    if view_layout == 'views': torch.nn.init.zeros_(new.view_emb.weight)
+    return new.to(next(model.parameters()).device).train(model.training)
+

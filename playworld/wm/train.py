@@ -280,13 +280,16 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
     stats = dict(action_mean=[round(float(x), 6) for x in a.mean(0)], action_std=[round(float(max(x, 1e-6)), 6) for x in a.std(0)]) if norm else {}
     data_keys = dict(width=None if W == H and len(keys or [0]) == 1 else int(W), n_views=len(keys) if keys else 1, cameras=list(keys) if keys else None)
-    if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'channels'   # the cheapest per FLOP (measured in nbs/40_wm.model.ipynb)
+    saved = json.loads((Path(rc.init_from)/'config.json').read_text()) if rc.init_from and (Path(rc.init_from)/'config.json').exists() else {}
+    widen = bool(keys and len(keys) > 1 and saved and saved.get('n_views', 1) == 1)   # a one-camera checkpoint starts a multi-camera model (`widen_views`)
+    if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'views' if widen else 'channels'   # channels: the cheapest per FLOP (measured in nbs/40_wm.model.ipynb); views: keeps a one-camera start's weights
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
     if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics; the config's model keys must agree)
-        from playworld.wm.model import load_world_model
-        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k != 'sigma_data'})
-        if keys and len(keys) > 1: expect.update(data_keys)
+        from playworld.wm.model import load_world_model, widen_views
+        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k not in ('sigma_data', 'view_layout' if widen else '')})
+        if keys and len(keys) > 1 and not widen: expect.update(data_keys)
         model = load_world_model(rc.init_from, expect).train()
+        if widen: model = widen_views(model, keys, mk['view_layout']).train()   # ValueError for view_layout='channels'
     else:
         try: model = ActionVideoDenoiser(size=int(H), action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **data_keys, **stats, **mk)
         except ValueError as e: raise ValueError(f"{data}: frames {H}x{W}{' (cameras ' + ', '.join(keys) + ' tiled)' if keys else ''}: {e}; fit them with playworld import --size HxW") from None
