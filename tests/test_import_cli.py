@@ -113,3 +113,17 @@ def test_mp4_npz_rate_is_flagged(tmp_path, capsys):
     rc, out, err = run(capsys, 'import', src, '--out', tmp_path/'b', '--quiet', '--max-episodes', '1', '--fps', '5')
     assert rc == 0 and out.rstrip().endswith('5 fps') and 'warning' not in err, (out, err)
     assert EpisodeStore(tmp_path/'b').fps == 5 and EpisodeStore(tmp_path/'a').fps == 20
+
+def test_every_help_formats():
+    "Every command's and sub-command's `--help` renders (a stray '%' in a help text breaks argparse's formatting)."
+    import argparse
+    from playworld.app.cli import build_parser
+    todo, seen = [(('playworld',), build_parser())], 0
+    while todo:
+        name, p = todo.pop()
+        assert p.format_help(), name; seen += 1
+        for act in p._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                todo += [(name + (k,), c) for k, c in act.choices.items()]
+                p.format_help()   # the group listing formats every sub-command's one-line help
+    assert seen > 20

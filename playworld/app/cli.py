@@ -749,7 +749,7 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
 def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
                    )->argparse.ArgumentParser: # the `evaluate real` parser
     "Register `playworld evaluate real --policy DIR --family F --episodes N --seed S [--json]`; sets `func`."
-    p = sub.add_parser('real', help="a saved policy's real success on fresh layouts, with its Wilson 95 % interval")
+    p = sub.add_parser('real', help="a saved policy's real success on fresh layouts, with its Wilson 95 %% interval")
     p.add_argument('--policy', required=True, help="policy folder (save_policy), or a DSRL arm folder of the RL ladder (noise_policy/ beside ../base)")
     p.add_argument('--family', default='lift', choices=_TaskFamilies(), metavar='FAMILY', help='task family of every layout: one of %(choices)s')
     p.add_argument('--episodes', type=int, default=200, help='episodes = fresh layouts (N)')

@@ -21,7 +21,7 @@ __all__ = ['bench_play', 'bench_loader', 'bench_trainer', 'bench_collect']
 # %% ../../nbs/76_benchmarks.collect.ipynb #c9b41402
 def _replay(actions:list, seed:int=0)->tuple: # -> (frames stepped, wall seconds, CPU seconds)
     "A fresh bare env (built inside the timing, as a collection run builds one) stepping recorded action sequences."
-    t0, c0 = time.perf_counter(), time.process_time(); env = TabletopEnv(max_steps=10**6, seed=seed); env.reset(seed=seed); n = 0
+    t0, c0 = time.perf_counter(), time.process_time(); env = TabletopEnv(max_steps=10**6, seed=seed, cameras=('top',)); env.reset(seed=seed); n = 0   # as collect_to_store's default
     for a in actions:
         try: env.reset(options=dict(keep_scene=True))
         except (ValueError, RuntimeError): env.reset()

@@ -36,7 +36,7 @@ def _rate(fn, seconds:float)->float:
     return n / dt
 
 def _make(env:str, size:int):
-    if env == 'tabletop': return TabletopEnv(size=size, max_steps=10**9, seed=0)
+    if env == 'tabletop': return TabletopEnv(size=size, max_steps=10**9, seed=0, cameras=('top',))   # one camera; two are measured beside it
     from playworld.envs.metaworld import MetaWorldEnv
     return MetaWorldEnv('pick-place-v3', size=size, max_steps=500, seed=0)
 

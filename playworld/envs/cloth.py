@@ -103,7 +103,7 @@ class ClothTabletopEnv(TabletopEnv):
                  n:int=CLOTH_N):           # towel vertices per side (even)
         if task is not None and task != 'fold': parse_fold(task)
         cloth_xml(n); self.n = int(n)
-        super().__init__(size=size, task=None, max_steps=max_steps, camera=camera, seed=seed, render_mode=render_mode, scene=scene)
+        super().__init__(size=size, task=None, max_steps=max_steps, camera=camera, cameras=(camera,), seed=seed, render_mode=render_mode, scene=scene)   # the cloth study is seen from one camera
         self.task_spec = task
 
 @patch

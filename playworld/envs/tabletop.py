@@ -222,13 +222,13 @@ class TabletopEnv(gym.Env):
                  task:str|None=None,      # None (random each reset), a family name, or an instruction
                  max_steps:int=60,        # steps before `truncated`
                  camera:str='top',        # one of `CAMERAS`: the primary view, `obs['image']`
-                 cameras:tuple|None=None, # every camera rendered each step, the primary first (None: `(camera,)`); with 2+, `obs['images']` holds each
+                 cameras:tuple|None=None, # every camera rendered each step, the primary first (None: all of `CAMERAS`, `camera` first; ('top',): the one-camera tabletop); with 2+, `obs['images']` holds each
                  seed:int|None=None,      # seeds the layout/task RNG (reset(seed=...) reseeds)
                  render_mode:str='rgb_array',
                  scene:Scene|None=None):  # appearance and physics (default: `Scene()`, the real tabletop)
         if not isinstance(size, (int, np.integer)) or size < 16: raise ValueError(f"size must be an int >= 16, got {size!r}")
         if camera not in CAMERAS: raise ValueError(f"unknown camera {camera!r}; expected one of {CAMERAS}")
-        cameras = (camera,) if cameras is None else self.check_cameras(cameras)
+        cameras = (camera,) + tuple(c for c in CAMERAS if c != camera) if cameras is None else self.check_cameras(cameras)
         if cameras[0] != camera and camera != 'top': raise ValueError(f"camera {camera!r} must be the first of cameras {cameras}")
         camera = cameras[0]; self.cameras = cameras
         if render_mode != 'rgb_array': raise ValueError(f"render_mode must be 'rgb_array', got {render_mode!r}")

@@ -123,12 +123,13 @@ def collect_play(n_episodes:int,              # number of attempts
                  proposer:Proposer|None=None, # default Proposer()
                  executor:NoisyExecutor|None=None, # default NoisyExecutor()
                  min_instructions:int=3,      # re-layout below this many possible instructions
-                 scene:Scene|None=None        # tabletop appearance and physics (default: the real scene)
+                 scene:Scene|None=None,       # tabletop appearance and physics (default: the real scene)
+                 cameras:tuple|None=None,     # cameras recorded, the primary first (None: the tabletop's default, top and front; ('top',): one camera)
                 )->list:                      # list[Episode], source 'play'
     "Reset-free autonomous play: propose, attempt, judge; one Episode per attempt."
     if not isinstance(n_episodes, (int, np.integer)) or n_episodes < 0: raise ValueError(f"n_episodes must be an int >= 0, got {n_episodes!r}")
     rng, proposer, executor = np.random.default_rng(seed), proposer or Proposer(), executor or NoisyExecutor()
-    env, eps = TabletopEnv(size=size, max_steps=max_steps, seed=seed, scene=scene), []
+    env, eps = TabletopEnv(size=size, max_steps=max_steps, seed=seed, scene=scene, cameras=cameras), []
     env.reset(seed=seed)
     for _ in tqdm(range(n_episodes), disable=not progress, desc='play'):
         if not scene_ok(env, min_instructions): env.reset()
@@ -146,10 +147,11 @@ def collect_demos(n_episodes:int,           # number of successful demos wanted
                   task:str|None=None,       # None: families in turn; else a family or an instruction
                   progress:bool=True,       # tqdm progress bar
                   max_tries:int|None=None,  # give up after this many attempts (default 2 * n_episodes + 10)
-                  scene:Scene|None=None     # tabletop appearance and physics (default: the real scene)
+                  scene:Scene|None=None,    # tabletop appearance and physics (default: the real scene)
+                  cameras:tuple|None=None,  # cameras recorded, the primary first (None: the tabletop's default, top and front; ('top',): one camera)
                  )->list:                   # list[Episode], source 'demo', all successful
     "Expert demonstrations from fresh layouts; only successful attempts are kept."
-    env, eps, tries = TabletopEnv(size=size, max_steps=max_steps, task=task, seed=seed, scene=scene), [], 0
+    env, eps, tries = TabletopEnv(size=size, max_steps=max_steps, task=task, seed=seed, scene=scene, cameras=cameras), [], 0
     max_tries = 2 * n_episodes + 10 if max_tries is None else max_tries
     fams = list(TASK_FAMILIES)
     with tqdm(total=n_episodes, disable=not progress, desc='demos') as bar:
