@@ -921,6 +921,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                  'playworld/eval/policy.py'),
                                        'playworld.eval.policy.start_coverage': ( 'eval.policy.html#start_coverage',
                                                                                  'playworld/eval/policy.py'),
+                                       'playworld.eval.policy.views_of': ('eval.policy.html#views_of', 'playworld/eval/policy.py'),
                                        'playworld.eval.policy.write_results': ( 'eval.policy.html#write_results',
                                                                                 'playworld/eval/policy.py')},
             'playworld.eval.replay': { 'playworld.eval.replay._batched_rollout': ( 'eval.replay.html#_batched_rollout',

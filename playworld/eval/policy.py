@@ -22,8 +22,9 @@ from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
 # %% auto #0
-__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'run_imagined', 'judge_rollouts', 'real_rollouts', 'evaluate_models',
-           'start_coverage', 'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'write_results']
+__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'judge_rollouts', 'real_rollouts',
+           'evaluate_models', 'start_coverage', 'evaluate_policies', 'scatter_figure', 'rollouts_figure',
+           'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -93,6 +94,15 @@ def run_real(policy_id:str,          # a key of `GRADED`
     env.close()
     return eps, twins
 
+# %% ../../nbs/52_eval.policy.ipynb #a1c0ffee
+def views_of(e:Episode,   # an episode (real: with its `cameras`; or one camera's frames only)
+             cams:tuple,  # tabletop camera names in canvas order, e.g. ('top', 'front')
+            )->np.ndarray: # (T, H, V·W, 3) uint8: the cameras side by side (`tile_views`), V = len(cams)
+    """The frames a model or judge of cameras `cams` reads: the episode's views side by side; for one camera and an
+    episode without a cameras record, its own frames. KeyError naming the episode's cameras when one is missing."""
+    from playworld.core import tile_views
+    return e.frames if len(cams) == 1 and not getattr(e, 'cameras', None) else tile_views(e, list(cams))
+
 # %% ../../nbs/52_eval.policy.ipynb #7951618f
 @torch.no_grad()
 def run_imagined(wm,                 # `ActionVideoDenoiser`
@@ -103,10 +113,13 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
                  seed:int=0,         # sampling-noise seed
                  progress:bool=False
                 )->list:             # list[Episode] source 'imagined': n_ctx real frames, then imagined ones; actions as commanded
-    "Closed-loop rollouts of the twin policies in the world model, batched over episodes; the first n_ctx-1 actions replay the policy's own."
+    """Closed-loop rollouts of the twin policies in the world model, batched over episodes; the first n_ctx-1 actions replay
+    the policy's own. A multi-view model starts from, and returns, canvases of its cameras (`views_of`); the graded
+    policies are blind (they act on their belief, not on the frames). KeyError when the real episodes lack a camera of the model."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
-    n, A = wm.config.n_ctx, wm.config.action_dim; out = []
+    from playworld.rl.grpo import wm_cameras
+    n, A, cams = wm.config.n_ctx, wm.config.action_dim, wm_cameras(wm); out = []
     for i0 in tqdm(range(0, len(real), batch_size), disable=not progress, desc='imagine'):
         R, T = real[i0:i0 + batch_size], twins[i0:i0 + batch_size]
         past = np.zeros((len(R), n - 1, A), np.float32)
@@ -117,11 +130,11 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
             for (pol, v), x in zip(T, a): v.act(x)
             return a[:, None]
         env = WorldModelEnv(wm, max_steps=steps, seed=seed + i0)
-        r = imagine_rollouts(env, np.stack([e.frames[:n] for e in R]), [e.instruction for e in R], act, steps - n + 1, 1,
+        r = imagine_rollouts(env, np.stack([views_of(e, cams)[:n] for e in R]), [e.instruction for e in R], act, steps - n + 1, 1,
                              actions=np.stack([e.actions[:n-1] for e in R]))
         fr = r['frames']                                             # (B, steps - n + 2, H, W, 3): last context + imagined
         for j, e in enumerate(R):
-            f = np.concatenate([e.frames[:n - 1], fr[j]])
+            f = np.concatenate([views_of(e, cams)[:n - 1], fr[j]])   # a multi-view model: canvases of its cameras
             a = np.concatenate([past[j], r['actions'][j].reshape(-1, A), e.actions[-1:]])
             out.append(Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, []))
     return out
@@ -178,6 +191,10 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
     sizes = {k: m.config.size for k, m in models.items()}
     if len(set(sizes.values())) != 1: raise ValueError(f"all world models must share one frame size, got {sizes}")
     policies = list(GRADED) if policies is None else list(policies)
+    from playworld.rl.grpo import wm_cameras
+    jc = tuple(getattr(judge, 'camera_names', ('top',)))
+    if (bad := {k: list(wm_cameras(m)) for k, m in models.items() if wm_cameras(m) != jc}):
+        raise ValueError(f"the judge reads cameras {list(jc)}, the world models {bad} predict others: judging imagined frames needs a judge of each model's cameras, in its order")
     t0 = time.time()
     real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress)
     t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(policies), n_episodes
@@ -189,7 +206,7 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
         imag = run_imagined(wm, real, copy.deepcopy(twins), steps, batch_size, seed, progress)
         t2, n = time.time(), wm.config.n_ctx
         pj = judge_rollouts(judge, np.stack([e.frames for e in imag]), ins, stride, n)
-        if n not in prs: prs[n] = judge_rollouts(judge, np.stack([e.frames for e in real]), ins, stride, n)   # the judge on the real frames
+        if n not in prs: prs[n] = judge_rollouts(judge, np.stack([views_of(e, jc) for e in real]), ins, stride, n)   # the judge on the real frames, every camera it reads
         pr = prs[n]
         yi, yr = pj['success'].reshape(P, N), pr['success'].reshape(P, N)
         match = np.array([np.allclose(a.actions[:-1], b.actions[:-1]) for a, b in zip(real, imag)]).reshape(P, N)
