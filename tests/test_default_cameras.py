@@ -27,3 +27,19 @@ def test_default_is_two_cameras_and_one_camera_model_runs():
     s = real_starts(2, ('lift',), cameras=wm_cameras(wm))        # and it runs as an env from real starts
     env = WorldModelEnv(wm, seed=0); obs, _ = env.reset(options=dict(context=np.stack([x['context'] for x in s])))
     assert obs['image'].shape == (2, 64, 64, 3) and env.step(np.zeros((2, 4), np.float32))[0]['image'].shape == (2, 64, 64, 3)
+
+def test_evaluate_policy_two_camera_model_takes_the_two_camera_judge(tmp_path, capsys):
+    "`playworld evaluate policy` on a two-camera model picks the shipped judge of its cameras and judges canvases."
+    import json
+    from playworld.app.cli import main
+    from playworld.assets import default_judge
+    from playworld.wm.model import widen_views
+    widen_views(load_world_model(default_checkpoint()), ('top', 'front')).save_pretrained(tmp_path/'wm2')
+    rc = main(['evaluate', 'policy', '--checkpoint', str(tmp_path/'wm2'), '--episodes', '1', '--steps', '8',
+               '--policies', 'expert-v0,random-v0', '--out', str(tmp_path/'ev')])
+    assert rc == 0, capsys.readouterr().err
+    r = json.loads((tmp_path/'ev'/'policy_eval.json').read_text())
+    assert r['judge'] == str(default_judge(('top', 'front'))) and r['actions_match'] == 1.0
+    rc = main(['evaluate', 'policy', '--checkpoint', str(tmp_path/'wm2'), '--judge', str(default_judge(('top',))), '--episodes', '1',
+               '--steps', '8', '--policies', 'expert-v0,random-v0', '--out', str(tmp_path/'ev1')])
+    assert rc == 2 and "the judge reads cameras ['top']" in capsys.readouterr().err

@@ -587,8 +587,10 @@ def _cmd_evaluate_policy(a):
     from playworld.eval.judge import load_judge
     from playworld.eval.policy import evaluate_policies, write_results
     ck = given_or_shipped(a.checkpoint, default_checkpoint, "no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
-    jp = given_or_shipped(a.judge, default_judge, "no --judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found")
-    wm, judge = load_world_model(ck), load_judge(jp)
+    from playworld.rl.grpo import wm_cameras
+    wm = load_world_model(ck); cams = wm_cameras(wm)
+    jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge of the model's cameras {list(cams)} found: give --judge")
+    judge = load_judge(jp)
     pol = a.policies.split(',') if a.policies else None
     from playworld.eval.coverage import CoverageIndex
     cov = a.coverage or (Path(ck)/'coverage.npz' if (Path(ck)/'coverage.npz').exists() else None)
@@ -613,7 +615,7 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     "Register `playworld evaluate policy`; sets `func`."
     p = sub.add_parser('policy', help='graded policies in the real env vs in the world model (judge): r, rho, MMRV, failure modes')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    p.add_argument('--judge', help='judge folder written by Judge.save / train_judge (default: data_samples/tabletop_judge_top, the top-camera judge)')
+    p.add_argument('--judge', help="judge folder written by Judge.save / train_judge (default: the shipped judge of the model's cameras: data_samples/tabletop_judge for top + front, data_samples/tabletop_judge_top for top)")
     p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
     p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
     p.add_argument('--steps', type=int, default=60, help='steps per episode')
