@@ -212,6 +212,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'playworld.core.atomic_path': ('core.html#atomic_path', 'playworld/core.py'),
                                 'playworld.core.atomic_write': ('core.html#atomic_write', 'playworld/core.py'),
                                 'playworld.core.camera_key': ('core.html#camera_key', 'playworld/core.py'),
+                                'playworld.core.camera_names': ('core.html#camera_names', 'playworld/core.py'),
                                 'playworld.core.check_writable': ('core.html#check_writable', 'playworld/core.py'),
                                 'playworld.core.choose_gl': ('core.html#choose_gl', 'playworld/core.py'),
                                 'playworld.core.derive_seed': ('core.html#derive_seed', 'playworld/core.py'),

@@ -13,10 +13,10 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'PSNR_CAP', 'CKPT_KINDS',
-           'to_model', 'to_frames', 'Episode', 'camera_key', 'tile_views', 'split_views', 'seed_everything',
-           'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write', 'atomic_path',
-           'check_writable', 'json_ready', 'write_json', 'psnr', 'ssim', 'load_checkpoint_file', 'frame_strip',
-           'save_png']
+           'to_model', 'to_frames', 'Episode', 'camera_key', 'camera_names', 'tile_views', 'split_views',
+           'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write',
+           'atomic_path', 'check_writable', 'json_ready', 'write_json', 'psnr', 'ssim', 'load_checkpoint_file',
+           'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -107,6 +107,12 @@ def camera_key(name:str)->str: # 'front' or 'observation.images.front' -> 'obser
     "The LeRobot feature key of a camera given by its short name or its key."
     if not isinstance(name, str) or not name.strip(): raise ValueError(f"camera name must be a non-empty string, got {name!r}")
     return name if name.startswith(IMAGE_PREFIX) else IMAGE_PREFIX + name
+
+def camera_names(cameras # 'top,front' (comma-separated, as on the command line), a sequence of names or keys, or None
+                )->list|None: # the names, stripped, empty ones dropped (None stays None: "every camera")
+    "The cameras a user asked for, from the command line's 'a,b' or from a list: the one parser every reader uses."
+    if cameras is None: return None
+    return [c.strip() for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else list(cameras)
 
 # %% ../nbs/00_core.ipynb #c03b2599
 def tile_views(ep:Episode,            # an episode with every camera in `keys`

@@ -288,7 +288,7 @@ def fit_frames(frames:np.ndarray, # (T, H, W, 3) uint8 RGB frames
     return out
 
 # %% ../../nbs/21_data.importers.ipynb #b520a91d
-from ..core import camera_key
+from ..core import camera_key, camera_names
 from .store import INFO_PATH, check_frame_format
 
 def droid_episodes(src:str|Path,          # a DROID / Ctrl-World folder holding annotation/<split>/<id>.json
@@ -392,7 +392,7 @@ def _droid_cameras(cameras)->list: # [(video index k, camera key)] in the order 
     "The cameras to read (None: all three, in video order); ValueError naming the cameras the layout has."
     have = [camera_key(c) for c in DROID_CAMERAS]
     if cameras is None: return list(enumerate(have))
-    cameras = [c.strip() for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else list(cameras)   # 'wrist,exterior_1' too
+    cameras = camera_names(cameras)   # 'wrist,exterior_1' too
     keys = [camera_key(c) for c in cameras]; miss = [c for c, k in zip(cameras, keys) if k not in have]
     if miss or not keys: raise ValueError(f"DROID / Ctrl-World episodes have no camera {miss or cameras!r}: they have {list(DROID_CAMERAS)} ({', '.join(have)})")
     if len(set(keys)) != len(keys): raise ValueError(f"cameras {cameras!r} names a camera twice")

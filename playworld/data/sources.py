@@ -8,7 +8,7 @@ import json, os, shutil, argparse, dataclasses
 from pathlib import Path
 import numpy as np
 import av
-from ..core import Episode, camera_key, IMAGE_PREFIX
+from ..core import Episode, camera_key, camera_names, IMAGE_PREFIX
 from .store import (EpisodeStore, StoreWriter, read_info, store_cameras, clean_uncommitted, INFO_PATH,
                                   STATS_PATH, TASKS_PATH, CODEBASE_VERSION)
 
@@ -123,7 +123,7 @@ def iter_source(src:str|Path,      # a dataset folder (see `dataset_info`)
         v = str(json.loads((src/INFO_PATH).read_text()).get('codebase_version'))
         if v.startswith('v2'):
             from playworld.data.importers import read_lerobot_v21
-            cams = cameras.split(',') if isinstance(cameras, str) else cameras
+            cams = camera_names(cameras)
             if cams is not None and len(cams) != 1: raise ValueError(f"{src}: LeRobot {v} datasets are read one camera at a time, got cameras={cameras!r}")
             it = read_lerobot_v21(src, camera_key(cams[0]) if cams else None, size=None)
         else:
@@ -134,7 +134,7 @@ def iter_source(src:str|Path,      # a dataset folder (see `dataset_info`)
         it = read_droid(src, cameras=cameras, actions=droid_actions)
     else:
         from playworld.data.importers import find_pairs, read_video, read_actions
-        if cameras is not None and [camera_key(c) for c in (cameras.split(',') if isinstance(cameras, str) else cameras)] != ['observation.images.top']:
+        if cameras is not None and [camera_key(c) for c in camera_names(cameras)] != ['observation.images.top']:
             raise ValueError(f"{src}: mp4+npz pairs hold one camera, observation.images.top; got cameras={cameras!r}")
         def _pairs():
             for mp4, npz in find_pairs(src):
@@ -175,7 +175,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
     if fps is not None and f != 'mp4-npz' and abs(float(fps) - float(info['fps'])) > 1e-9:
         raise ValueError(f"fps {fps}: {src} records its own rate, {info['fps']} Hz; resampling would change what each action means "
                          f"(drop --fps, or resample the dataset yourself)")
-    cams = list(info['cameras']) if cameras is None else [camera_key(c.strip()) for c in (cameras.split(',') if isinstance(cameras, str) else cameras)]
+    cams = list(info['cameras']) if cameras is None else [camera_key(c) for c in camera_names(cameras)]
     miss = [c for c in cams if c not in info['cameras']]
     if miss: raise ValueError(f"{src} has no camera {', '.join(miss)}: it has {', '.join(info['cameras'])}")
     prov = dict(source=str(src.resolve()), format=f, cameras=cams, size=list(hw) if hw else None, crop=crop, fps=fps, **({'droid_actions': droid_actions} if droid_actions != 'target' else {}))

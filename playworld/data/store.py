@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 import av
 from av.video.frame import PictureType
 from fastcore.basics import patch
-from ..core import OBS_IMAGE, OBS_STATE, ACTION, IMAGE_PREFIX, Episode, atomic_write, atomic_path, camera_key
+from ..core import OBS_IMAGE, OBS_STATE, ACTION, IMAGE_PREFIX, Episode, atomic_write, atomic_path, camera_key, camera_names
 
 
 # %% auto #0
@@ -402,7 +402,7 @@ def _select_cameras(have:dict,        # {camera key: (H, W)} the dataset has
                    )->dict:           # {key: (H, W)} in the order asked
     "The chosen cameras; ValueError naming the cameras the dataset has when one is missing."
     if cameras is None: return dict(have)
-    if isinstance(cameras, str): cameras = [c for c in cameras.split(',') if c.strip()]
+    cameras = camera_names(cameras)
     keys = [camera_key(c.strip()) for c in cameras]
     miss = [k for k in keys if k not in have]
     if miss or not keys:

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
 from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json,
-                    OBS_IMAGE, IMAGE_PREFIX, camera_key, tile_views, split_views)
+                    OBS_IMAGE, IMAGE_PREFIX, camera_key, camera_names, tile_views, split_views)
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames)
 from ..envs.policies import GRADED, GradedPolicy
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
@@ -647,7 +647,7 @@ def collect_judge_items(out,               # folder of item shards (created)
     out.mkdir(parents=True, exist_ok=True)
     done = 0
     while (out/ITEMS_SHARD.format(done // shard)).exists() and done < n: done += shard   # complete shards (each written atomically)
-    cams = tuple(c.strip() for c in cameras.split(',') if c.strip()) if isinstance(cameras, str) else tuple(cameras)
+    cams = tuple(camera_names(cameras))
     TabletopEnv.check_cameras(cams)
     done = min(done, n); buf, k = [], done // shard
     kw = {'cameras': cams} if cams != ('top',) else {}

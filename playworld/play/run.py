@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_write, check_writable, derive_seed, write_json
+from ..core import Episode, atomic_write, check_writable, derive_seed, write_json, camera_names
 from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction, CameraFrames
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
@@ -132,7 +132,7 @@ def collect_to_store(out:str|Path,          # store folder
     if commit_every < 1: raise ValueError(f"commit_every must be >= 1, got {commit_every}")
     if task is not None and mode == 'play': raise ValueError("task= applies to mode='demo' only (play chooses its own tasks)")
     if task is not None and task not in TASK_FAMILIES: parse_instruction(task)
-    cams = tuple(c.strip() for c in cameras.split(',') if c.strip()) if isinstance(cameras, str) else tuple(cameras)
+    cams = tuple(camera_names(cameras))
     TabletopEnv.check_cameras(cams)
     check_writable(out, len(cams) * n_episodes * max_steps * size * size * 3 // 30)   # ~30x H.264 compression: fail before collecting, not mid-way
     with StoreWriter(out, mode=video_mode) as w:

@@ -16,7 +16,7 @@ from diffusers.optimization import get_cosine_schedule_with_warmup
 from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
 from ..config import coerce, field_types, from_mapping
-from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready
+from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready, camera_names
 from .model import ActionVideoDenoiser, make_scheduler, edm_loss
 
 # %% auto #0
@@ -262,7 +262,7 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     check_writable(out, 64 * 2**20)   # checkpoints (model, EMA, optimizer) of the default model need ~60 MiB
     from playworld.data.sources import load_episodes
     resolved = {**mk, **asdict(tcfg), **asdict(rc)}   # typed values, e.g. bf16 False for 'False' / 'false'
-    cams = [c.strip() for c in cameras.split(',') if c.strip()] if isinstance(cameras, str) else cameras
+    cams = camera_names(cameras)
     if cams is not None and not cams: cams = None
     eps = load_episodes(data, cams)
     if not eps: raise ValueError(f"the store at {data} has no episodes")
