@@ -910,6 +910,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                   'playworld/eval/policy.py'),
                                        'playworld.eval.policy.evaluate_policies': ( 'eval.policy.html#evaluate_policies',
                                                                                     'playworld/eval/policy.py'),
+                                       'playworld.eval.policy.headline_metrics': ( 'eval.policy.html#headline_metrics',
+                                                                                   'playworld/eval/policy.py'),
                                        'playworld.eval.policy.judge_rollouts': ( 'eval.policy.html#judge_rollouts',
                                                                                  'playworld/eval/policy.py'),
                                        'playworld.eval.policy.real_rollouts': ( 'eval.policy.html#real_rollouts',

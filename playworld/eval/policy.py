@@ -22,9 +22,9 @@ from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
 # %% auto #0
-__all__ = ['BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'judge_rollouts', 'real_rollouts',
+__all__ = ['HEADLINE', 'BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'judge_rollouts', 'real_rollouts',
            'evaluate_models', 'start_coverage', 'evaluate_policies', 'scatter_figure', 'rollouts_figure',
-           'write_results']
+           'headline_metrics', 'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -324,9 +324,20 @@ def rollouts_figure(rn:dict # `rollouts_needed` result (an evaluation's 'rollout
 
 
 # %% ../../nbs/52_eval.policy.ipynb #09b6ff3d
+HEADLINE = ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance', 'judge_on_real', 'judge_on_real_ci', 'actions_match')
+
+def headline_metrics(res:dict # result of `evaluate_policies`
+                    )->dict:  # the HEADLINE keys + n_policies, episodes_per_policy, fraction_flagged (out of coverage), checkpoint, judge
+    "The numbers a reader compares across world models: agreement with reality, the judge's own ceiling on real frames, the sizes."
+    m = {k: res.get(k) for k in HEADLINE} | dict(n_policies=len(res['policies']), episodes_per_policy=res['n_episodes'])
+    if res.get('coverage'): m['fraction_flagged'] = res['coverage']['fraction_flagged']
+    return m | {k: res[k] for k in ('checkpoint', 'judge') if k in res}
+
 def write_results(res:dict, out:str|Path # folder (created)
                  )->Path:                # the JSON file written
-    "Write the evaluation as `policy_eval.json` and the scatter as `policy_eval_scatter.html` (atomic)."
+    """Write the evaluation as `policy_eval.json`, its headline numbers as `metrics.json` (`headline_metrics`) and the
+    scatter as `policy_eval_scatter.html` (atomic)."""
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     with atomic_write(out/'policy_eval_scatter.html', 'w') as f: f.write(scatter_figure(res).to_html(include_plotlyjs=True))
+    write_json(out/'metrics.json', headline_metrics(res))
     return write_json(out/'policy_eval.json', res)        # strict JSON: an undefined metric is null beside its '<key>_reason'
