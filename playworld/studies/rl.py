@@ -25,8 +25,9 @@ from ..core import write_json
 
 # %% auto #0
 __all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'KEY', 'STAGE', 'paired_starts', 'store_starts',
-           'imagined_success', 'measure', 'ladder_summary', 'load_arm_policy', 'rl_ladder', 'dyna_iteration',
-           'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
+           'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy', 'rl_ladder',
+           'merge_ladders', 'dyna_iteration', 'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params',
+           'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -120,24 +121,44 @@ def measure(policy:DiffusionPolicy,
     eps = real.pop('episodes')
     ok_real = np.array([e.success for e in eps])
     jr = np.array([bool(np.asarray(judge(tile_views(e, list(cams))[None], e.instruction))[0]) for e in eps]) if judge is not None else None
-    starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size, wm_cameras(wm)) if n_imagined and wm is not None and judge is not None else []
-    im = imagined_success(policy, wm, judge, starts, noise_fn, max_steps, batch) if starts else None
     out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']], n_real=real['all']['n'],
                per_family={f: dict(real_success=real[f]['rate']) for f in families}, real=ok_real.astype(int).tolist())
     if jr is not None:
         out.update(judge_on_real=float(jr.mean()), judge_real=jr.astype(int).tolist(),   # the judge's verdict on each real episode
                    judge_on_real_given_success=float(jr[ok_real].mean()) if ok_real.any() else None,
                    judge_on_real_given_failure=float(jr[~ok_real].mean()) if (~ok_real).any() else None)
-    if im:
-        out.update(imagined_success=im['all']['rate'], imagined_success_ci=[im['all']['ci_low'], im['all']['ci_high']],
-                   n_imagined=im['all']['n'], gap=im['all']['rate'] - real['all']['rate'], imagined=im['success'].astype(int).tolist())
-        for f in families: out['per_family'][f]['imagined_success'] = im[f]['rate']
-        pair = np.concatenate([np.arange(n_imagined) + k * n_real for k in range(len(families))])   # the layouts measured both ways
-        r, i = ok_real[pair], im['success']
-        out['imagined_given_real_success'] = float(i[r].mean()) if r.any() else None
-        out['imagined_given_real_failure'] = float(i[~r].mean()) if (~r).any() else None
+    if n_imagined and wm is not None and judge is not None:
+        add_imagined(out, policy, wm, judge, families, n_imagined, noise_fn, seed, max_steps, batch)
     out['seconds'] = time.time() - t0
     return out
+
+def add_imagined(m:dict,                 # a `measure` result with per-layout 'real' (n_real per family, family by family); updated in place
+                 policy:DiffusionPolicy,
+                 wm,                     # `ActionVideoDenoiser`
+                 judge,                  # callable(frames, instructions) -> (B,) bool, of the model's cameras
+                 families=('lift',),
+                 n_imagined:int=100,     # imagined rollouts per family, on the first n_imagined of the measured layouts
+                 noise_fn=None,          # DSRL steering, as in the real measurement
+                 seed:int=90_000,        # the measurement's first layout seed
+                 max_steps:int=60,       # imagined frames per rollout, steps
+                 batch:int=25,
+                )->dict:                 # `m` with imagined_success(_ci), n_imagined, gap, imagined, imagined_given_real_success / _failure
+    """The imagined half of `measure` for a policy measured in reality: its success inside the world model on the first
+    `n_imagined` of the same layouts (`paired_starts`), and how often the world model + judge agree with the real outcome
+    layout by layout. ValueError when `m` lacks the per-layout real outcomes or has fewer layouts than asked."""
+    n_real = m.get('n_real', 0) // max(len(families), 1)
+    if 'real' not in m or n_real < n_imagined:
+        raise ValueError(f"add_imagined needs a measurement with >= {n_imagined} real layouts per family and their outcomes ('real'); got n_real={m.get('n_real')}")
+    starts = paired_starts(n_imagined, tuple(families), seed, wm.config.n_ctx, wm.config.size, wm_cameras(wm))
+    im, ok_real = imagined_success(policy, wm, judge, starts, noise_fn, max_steps, batch), np.asarray(m['real'], bool)
+    m.update(imagined_success=im['all']['rate'], imagined_success_ci=[im['all']['ci_low'], im['all']['ci_high']],
+             n_imagined=im['all']['n'], gap=im['all']['rate'] - m['real_success'], imagined=im['success'].astype(int).tolist())
+    for f in families: m.setdefault('per_family', {}).setdefault(f, {})['imagined_success'] = im[f]['rate']
+    pair = np.concatenate([np.arange(n_imagined) + k * n_real for k in range(len(families))])   # the layouts measured both ways
+    r, i = ok_real[pair], im['success']
+    m['imagined_given_real_success'] = float(i[r].mean()) if r.any() else None
+    m['imagined_given_real_failure'] = float(i[~r].mean()) if (~r).any() else None
+    return m
 
 # %% ../../nbs/81_studies.rl.ipynb #144f0786
 RL_ARMS = ('base', 'oracle', 'judge_real', 'grpo_wm', 'dsrl_wm', 'bc_more', 'dyna')   # the ladder's rungs, in run order
@@ -295,6 +316,54 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
         log(f"[rl {family}] {a}: real {lad[a]['real_success']:.2f} {np.round(lad[a]['real_success_ci'], 2)} ({lad[a]['compute_s']:.0f} s)")
         save()
     save(); return allres[family]
+
+# %% ../../nbs/81_studies.rl.ipynb #b7e1a2c4
+def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, policies/<family>/<arm>/), first = preferred
+                  out,              # folder of the merged ladder (created): rl.json, policies/<family>/<arm>/
+                  family:str='lift',
+                  wm=None,          # `ActionVideoDenoiser`: fill the imagined success of arms measured without one (None: leave it out)
+                  judge=None,       # the judge of the model's cameras (with `wm`)
+                  log=print,
+                 )->dict:           # the merged ladder of `family` (`ladder_summary`), as written to out/rl.json
+    """One ladder from arms run in separate processes (the simulator arms on one core while the world-model arms use
+    the other). The runs must have measured the same base policy (same weights) on the same layouts with the same
+    measurement settings (real_seed, n_real, n_imagined, max_steps, seed): that is what makes the arms paired. An arm
+    measured in several runs comes from the first, except that a base with imagined numbers wins over one without.
+    With `wm` and `judge`, arms measured without a world model get their imagined success on the same paired starts
+    (`add_imagined`). FileNotFoundError for a missing run or policy; ValueError naming the run that disagrees."""
+    import shutil
+    runs, res, log = [Path(r) for r in runs], [], log or (lambda *a: None)
+    for r in runs:
+        if not (r/'rl.json').exists(): raise FileNotFoundError(f"no ladder at {r}: rl.json missing (a folder rl_ladder wrote)")
+        d = json.loads((r/'rl.json').read_text())
+        if 'base' not in d.get(family, {}): raise ValueError(f"{r/'rl.json'} has no {family!r} ladder with its base arm")
+        res.append(d)
+    keys, c0 = ('real_seed', 'n_real', 'n_imagined', 'max_steps', 'seed'), res[0]['config']
+    w0 = (runs[0]/'policies'/family/'base'/'diffusion_pytorch_model.safetensors').read_bytes()
+    for r, d in zip(runs[1:], res[1:]):
+        if (bad := {k: (c0.get(k), d['config'].get(k)) for k in keys if c0.get(k) != d['config'].get(k)}):
+            raise ValueError(f"{r}: measured with other settings than {runs[0]} ({bad}): its arms are not paired with them")
+        if (r/'policies'/family/'base'/'diffusion_pytorch_model.safetensors').read_bytes() != w0 or d[family]['base']['real'] != res[0][family]['base']['real']:
+            raise ValueError(f"{r}: its base policy (weights or real outcomes) differs from {runs[0]}'s: not the same ladder")
+    lad, src = {}, {}
+    for r, d in zip(runs, res):
+        for a, m in d[family].items():
+            if a in lad and not (a == 'base' and 'imagined_success' in m and 'imagined_success' not in lad[a]): continue
+            if not (r/'policies'/family/a).exists(): raise FileNotFoundError(f"{r}: arm {a!r} is in rl.json but its policy {r/'policies'/family/a} is missing")
+            lad[a], src[a] = copy.deepcopy(m), r
+    out = Path(out)
+    for a, r in src.items():
+        if (dst := out/'policies'/family/a).resolve() != (r/'policies'/family/a).resolve():
+            shutil.rmtree(dst, ignore_errors=True); shutil.copytree(r/'policies'/family/a, dst)
+    lad = {a: lad[a] for a in [a for a in RL_ARMS if a in lad] + sorted(set(lad) - set(RL_ARMS))}
+    if wm is not None and judge is not None:
+        for a in [a for a in lad if 'imagined_success' not in lad[a]]:
+            pol, nf = load_arm_policy(out/'policies'/family/a, c0.get('seed', 0))
+            add_imagined(lad[a], pol, wm, judge, (family,), c0['n_imagined'], nf, c0['real_seed'], c0['max_steps'])
+            log(f"[merge {family}] {a}: imagined {lad[a]['imagined_success']:.2f}")
+    merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': c0 | dict(merged_from={a: str(r) for a, r in src.items()})}
+    write_json(out/'rl.json', merged)
+    return merged[family]
 
 # %% ../../nbs/81_studies.rl.ipynb #61b32657
 def dyna_iteration(base:DiffusionPolicy,   # frozen base policy
