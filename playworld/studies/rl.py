@@ -477,7 +477,7 @@ STAGE = '50_rl.ipynb'      # its stage notebook in nbs/stages/
 @dataclasses.dataclass
 class Params(Presets):
     "The RL ladder's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
-    model:str = 'shipped'     # world model of the world-model arms (text): a model name under DIR/models, 'shipped' (data_samples/tabletop_wm) or '' (none: simulator arms only)
+    model:str = 'shipped'     # world model of the world-model arms (text): a model name under DIR/models, a model folder (path), 'shipped' (data_samples/tabletop_wm) or '' (none: simulator arms only)
     judge:str = ''            # judge folder, the reward of judge_real and the world-model arms (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
     base_policy:str = ''      # the base every arm starts from (path; 'shipped': data_samples/rl_lift/base_policy; '': behaviour-cloned on the demos)
     families:list = dataclasses.field(default_factory=lambda: ['lift'])  # task families, one ladder each (list of family names)
@@ -537,7 +537,7 @@ def check_inputs(p:Params,   # the settings
     from playworld.assets import default_checkpoint, default_judge
     out, mdir = Path(out), ''
     if p.model:
-        mdir = default_checkpoint() if p.model == 'shipped' else out/'models'/p.model/'model'
+        mdir = default_checkpoint() if p.model == 'shipped' else Path(p.model) if (Path(p.model)/'config.json').exists() else out/'models'/p.model/'model'
         if mdir is None or not (Path(mdir)/'config.json').exists():
             raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
                                     f"(nbs/stages/20_train.ipynb), model='shipped' for data_samples/tabletop_wm, or model='' with simulator arms only")
