@@ -323,6 +323,7 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
                   family:str='lift',
                   wm=None,          # `ActionVideoDenoiser`: fill the imagined success of arms measured without one (None: leave it out)
                   judge=None,       # the judge of the model's cameras (with `wm`)
+                  n_imagined:int|None=None, # imagined rollouts per filled arm, on the first of the paired layouts (None: the runs' n_imagined)
                   log=print,
                  )->dict:           # the merged ladder of `family` (`ladder_summary`), as written to out/rl.json
     """One ladder from arms run in separate processes (the simulator arms on one core while the world-model arms use
@@ -359,7 +360,7 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
     if wm is not None and judge is not None:
         for a in [a for a in lad if 'imagined_success' not in lad[a]]:
             pol, nf = load_arm_policy(out/'policies'/family/a, c0.get('seed', 0))
-            add_imagined(lad[a], pol, wm, judge, (family,), c0['n_imagined'], nf, c0['real_seed'], c0['max_steps'])
+            add_imagined(lad[a], pol, wm, judge, (family,), n_imagined or c0['n_imagined'], nf, c0['real_seed'], c0['max_steps'])
             log(f"[merge {family}] {a}: imagined {lad[a]['imagined_success']:.2f}")
     merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': c0 | dict(merged_from={a: str(r) for a, r in src.items()})}
     write_json(out/'rl.json', merged)
