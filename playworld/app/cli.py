@@ -587,7 +587,7 @@ def _cmd_evaluate_policy(a):
     from playworld.eval.judge import load_judge
     from playworld.eval.policy import evaluate_policies, write_results
     ck = given_or_shipped(a.checkpoint, default_checkpoint, "no --checkpoint given and no shipped world model (data_samples/tabletop_wm) found")
-    from playworld.rl.grpo import wm_cameras
+    from playworld.wm.model import wm_cameras
     wm = load_world_model(ck); cams = wm_cameras(wm)
     jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge of the model's cameras {list(cams)} found: give --judge")
     judge = load_judge(jp)

@@ -118,7 +118,7 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
     policies are blind (they act on their belief, not on the frames). KeyError when the real episodes lack a camera of the model."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
-    from playworld.rl.grpo import wm_cameras
+    from playworld.wm.model import wm_cameras
     n, A, cams = wm.config.n_ctx, wm.config.action_dim, wm_cameras(wm); out = []
     for i0 in tqdm(range(0, len(real), batch_size), disable=not progress, desc='imagine'):
         R, T = real[i0:i0 + batch_size], twins[i0:i0 + batch_size]
@@ -191,7 +191,7 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
     sizes = {k: m.config.size for k, m in models.items()}
     if len(set(sizes.values())) != 1: raise ValueError(f"all world models must share one frame size, got {sizes}")
     policies = list(GRADED) if policies is None else list(policies)
-    from playworld.rl.grpo import wm_cameras
+    from playworld.wm.model import wm_cameras
     jc = tuple(getattr(judge, 'camera_names', ('top',)))
     if (bad := {k: list(wm_cameras(m)) for k, m in models.items() if wm_cameras(m) != jc}):
         raise ValueError(f"the judge reads cameras {list(jc)}, the world models {bad} predict others: judging imagined frames needs a judge of each model's cameras, in its order")

@@ -15,8 +15,8 @@ from ..wm.imagine import imagine_rollouts
 from .policy import DiffusionPolicy, chain_logprob, encode_instruction, make_schedulers, ddim_step
 
 # %% auto #0
-__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'canvas_of', 'wm_cameras', 'imagine',
-           'policy_actor', 'grpo_update', 'train_grpo', 'load_judge']
+__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'canvas_of', 'imagine', 'policy_actor',
+           'grpo_update', 'train_grpo', 'load_judge']
 
 # %% ../../nbs/61_rl.grpo.ipynb #b99c1760
 def group_advantages(rewards,         # (N, G) rewards of N groups of G rollouts
@@ -68,9 +68,7 @@ def canvas_of(obs:dict,        # a `TabletopEnv` observation
     if (miss := [c for c in cameras if c not in ims]): raise KeyError(f"observation has no camera {miss}; it has {list(ims)}")
     return np.concatenate([ims[c] for c in cameras], 1)
 
-def wm_cameras(wm)->tuple: # an `ActionVideoDenoiser` -> its cameras as `TabletopEnv` names, canvas order (('top',) for a one-camera model)
-    "The tabletop cameras a world model predicts (a one-camera model without saved cameras: the primary, 'top')."
-    return tuple(c.removeprefix(IMAGE_PREFIX) for c in (getattr(wm.config, 'cameras', None) or ['top']))
+from ..wm.model import wm_cameras   # re-exported: the cameras a world model predicts
 
 @torch.no_grad()
 def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed here)

@@ -14,7 +14,7 @@ from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
 __all__ = ['VIEW_LAYOUTS', 'ActionVideoDenoiser', 'frame_hw', 'model_episode', 'make_scheduler', 'edm_loss', 'sample_next',
-           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views']
+           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -287,3 +287,9 @@ def widen_views(model:ActionVideoDenoiser, # a one-camera world model (n_views =
     if view_layout == 'views': torch.nn.init.zeros_(new.view_emb.weight)
     return new.to(next(model.parameters()).device).train(model.training)
 
+
+# %% ../../nbs/40_wm.model.ipynb #d9e0f1a2
+def wm_cameras(wm)->tuple: # an `ActionVideoDenoiser` -> its cameras as `TabletopEnv` names, canvas order (('top',) for a one-camera model)
+    "The tabletop cameras a world model predicts (a one-camera model without saved cameras: the primary, 'top')."
+    from playworld.core import IMAGE_PREFIX
+    return tuple(c.removeprefix(IMAGE_PREFIX) for c in (getattr(wm.config, 'cameras', None) or ['top']))
