@@ -130,11 +130,12 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
             for (pol, v), x in zip(T, a): v.act(x)
             return a[:, None]
         env = WorldModelEnv(wm, max_steps=steps, seed=seed + i0)
-        r = imagine_rollouts(env, np.stack([views_of(e, cams)[:n] for e in R]), [e.instruction for e in R], act, steps - n + 1, 1,
+        V = [views_of(e, cams) for e in R]                           # a multi-view model: canvases of its cameras
+        r = imagine_rollouts(env, np.stack([v[:n] for v in V]), [e.instruction for e in R], act, steps - n + 1, 1,
                              actions=np.stack([e.actions[:n-1] for e in R]))
         fr = r['frames']                                             # (B, steps - n + 2, H, W, 3): last context + imagined
         for j, e in enumerate(R):
-            f = np.concatenate([views_of(e, cams)[:n - 1], fr[j]])   # a multi-view model: canvases of its cameras
+            f = np.concatenate([V[j][:n - 1], fr[j]])
             a = np.concatenate([past[j], r['actions'][j].reshape(-1, A), e.actions[-1:]])
             out.append(Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, []))
     return out
