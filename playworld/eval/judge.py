@@ -29,10 +29,10 @@ __all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'JUDGE
            'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts', 'graded_attempt',
            'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet',
            'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input', 'KeypointNet',
-           'TreesNet', 'Judge', 'make_net', 'load_judge', 'JudgeItem', 'judge_items', 'calibration', 'judge_probs',
-           'evaluate_judge', 'save_judge_items', 'is_judge_items', 'load_judge_items', 'collect_judge_items',
-           'train_judge', 'JudgeTrainConfig', 'judge_curve', 'imagined_attempts', 'parse_yes_no', 'VLMJudge',
-           'parse_proposal', 'VLMProposer']
+           'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras', 'JudgeItem',
+           'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items', 'is_judge_items',
+           'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
+           'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -442,6 +442,25 @@ def load_judge(path:str|Path # folder written by `Judge.save`
     except Exception as e: raise ValueError(f"{p/'model.safetensors'} does not fit the network of {p/'config.json'} ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
     return Judge(net, cfg)
 
+
+# %% ../../nbs/51a_eval.judge.ipynb #9949e419
+def judge_cameras(judge # a `Judge`, or any callable(frames, instructions) -> (B,) bool
+                 )->tuple:  # tabletop camera names it reads, canvas order, e.g. ('top', 'front')
+    "The cameras a judge reads: a `Judge`'s `camera_names`; a plain callable without them reads the top view alone."
+    return tuple(getattr(judge, 'camera_names', ('top',)))
+
+def check_judge_cameras(judge,        # a `Judge` or judge callable
+                        models:dict,  # name -> `ActionVideoDenoiser` whose imagined frames it will judge
+                       )->tuple:      # the judge's cameras
+    """Refuse, before any rollout, a judge that cannot read the imagined frames: each world model predicts a canvas of its
+    cameras side by side (`wm.model.wm_cameras`), and the judge must read the same cameras in the same order.
+    ValueError naming the judge's cameras and every model that predicts others."""
+    from playworld.wm.model import wm_cameras
+    jc = judge_cameras(judge)
+    if (bad := {k: list(wm_cameras(m)) for k, m in models.items() if wm_cameras(m) != jc}):
+        raise ValueError(f"the judge reads cameras {list(jc)}, the world models {bad} predict others: "
+                         "judging imagined frames needs a judge of each model's cameras, in its order")
+    return jc
 
 # %% ../../nbs/51a_eval.judge.ipynb #3fbbe3d6
 def _gauss_blur(x:torch.Tensor, # (N, 3, H, W) float

@@ -17,7 +17,7 @@ from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP
                                      GRASP_Z, BOWL_R)
 from ..envs.policies import GRADED, GradedPolicy, wilson
 from ..data.events import MODES, interaction_mode
-from .judge import run_full, target_of, load_judge
+from .judge import run_full, target_of, load_judge, check_judge_cameras
 from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
@@ -192,10 +192,7 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
     sizes = {k: m.config.size for k, m in models.items()}
     if len(set(sizes.values())) != 1: raise ValueError(f"all world models must share one frame size, got {sizes}")
     policies = list(GRADED) if policies is None else list(policies)
-    from playworld.wm.model import wm_cameras
-    jc = tuple(getattr(judge, 'camera_names', ('top',)))
-    if (bad := {k: list(wm_cameras(m)) for k, m in models.items() if wm_cameras(m) != jc}):
-        raise ValueError(f"the judge reads cameras {list(jc)}, the world models {bad} predict others: judging imagined frames needs a judge of each model's cameras, in its order")
+    jc = check_judge_cameras(judge, models)   # the cameras it reads, refused before any rollout when a model predicts others
     t0 = time.time()
     real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress)
     t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(policies), n_episodes

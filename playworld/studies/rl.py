@@ -14,6 +14,7 @@ from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
+from ..eval.judge import judge_cameras, check_judge_cameras
 from ..config import Presets, to_jsonable
 from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates)
 from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras
@@ -116,7 +117,7 @@ def measure(policy:DiffusionPolicy,
     with `imagined_given_real_success` / `imagined_given_real_failure` (how often the world model + judge call a layout a
     success when the real episode succeeded / failed) on the layouts measured both ways."""
     t0 = time.time()
-    cams = getattr(judge, 'camera_names', ('top',))                                  # a judge of several cameras sees them all
+    cams = judge_cameras(judge)                                                      # a judge of several cameras sees them all
     real = evaluate_real(policy, n_real, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=noise_fn, return_episodes=True, cameras=cams)
     eps = real.pop('episodes')
     ok_real = np.array([e.success for e in eps])
@@ -246,8 +247,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
     for a in arms:
         if (miss := [k for k in RL_NEEDS.get(a, ()) if not have[k]]): raise ValueError(f"arm {a!r} needs {', '.join(miss)}")
     if wm is not None and base.config.size != wm.config.size: raise ValueError(f"policy frames are {base.config.size} px, the world model's {wm.config.size} px")
-    if wm is not None and judge is not None and (jc := tuple(getattr(judge, 'camera_names', ('top',)))) != wm_cameras(wm):
-        raise ValueError(f"the judge reads cameras {list(jc)}, the world model predicts {list(wm_cameras(wm))}: judging imagined frames needs a judge of the model's cameras, in its order")
+    if wm is not None and judge is not None: check_judge_cameras(judge, {'world model': wm})
     out = Path(out); out.mkdir(parents=True, exist_ok=True); log = log or (lambda *a: None)
     grpo, dsrl, bc, dyna = dict(grpo or {}), dict(dsrl or {}), dict(bc or {}), dict(dyna or {})
     n_ctx, size, fam = (wm.config.n_ctx if wm is not None else 4), base.config.size, (family,)
@@ -281,7 +281,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                 env = WorldModelEnv(wm, seed=seed)
                 starts = wm_starts()
             else:
-                env = SceneGroupEnv(None, size, n_ctx, getattr(judge, 'camera_names', ('top',)) if a == 'judge_real' else ('top',))
+                env = SceneGroupEnv(None, size, n_ctx, judge_cameras(judge) if a == 'judge_real' else ('top',))
                 starts = env.starts(n_starts, fam, 50_000 + seed)
             reward = env.judge if a == 'oracle' else env.judged_by(judge) if a == 'judge_real' else judge   # judge_real: the judge sees every camera it reads
             r = train_grpo(p, env, reward, starts, seed=seed, log=log, callback=cb, **grpo)
