@@ -4,7 +4,7 @@
 
 # %% ../../nbs/60_rl.policy.ipynb #c3ccb5cf
 from __future__ import annotations
-import math, time
+import copy, math, time
 from pathlib import Path
 import numpy as np
 import torch, torch.nn as nn, torch.nn.functional as F
@@ -277,12 +277,19 @@ def train_bc(policy:DiffusionPolicy,
     policy.eval(); return curve
 
 # %% ../../nbs/60_rl.policy.ipynb #bc358f3a
-def save_policy(policy:DiffusionPolicy, path)->Path: # folder with config.json + diffusion_pytorch_model.safetensors
-    "Save a policy (safetensors + JSON config), written to a temp folder then renamed so a crash never leaves half a checkpoint."
+def save_policy(policy:DiffusionPolicy, path,
+                dtype:torch.dtype|None=None, # storage dtype of the weights: None keeps the policy's (float32), torch.bfloat16 halves the file
+               )->Path: # folder with config.json + diffusion_pytorch_model.safetensors
+    """Save a policy (safetensors + JSON config), written to a temp folder then renamed so a crash never leaves half a
+    checkpoint. With `dtype=torch.bfloat16` the floating-point weights are stored in bfloat16 (half the bytes; the policy
+    passed in is not changed) and `load_policy` gives them back as float32. ValueError for a dtype other than float32 /
+    bfloat16 / float16."""
     import shutil, tempfile
+    if dtype not in (None, torch.float32, torch.bfloat16, torch.float16): raise ValueError(f"dtype {dtype}: expected None, torch.float32, torch.bfloat16 or torch.float16")
     p = Path(path); p.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=p.parent, prefix=f'.{p.name}.'))
-    policy.save_pretrained(tmp); tmp.chmod(0o755)   # mkdtemp makes it 0700; a saved policy is readable like any folder
+    # (torch's Module.to, not diffusers' override, which warns about fp32-only modules this policy does not have)
+    (policy if dtype is None else nn.Module.to(copy.deepcopy(policy), dtype)).save_pretrained(tmp); tmp.chmod(0o755)   # mkdtemp makes it 0700; a saved policy is readable like any folder
     if p.exists(): shutil.rmtree(p)
     tmp.rename(p); return p
 
@@ -293,7 +300,7 @@ def load_policy(path, device='cpu')->DiffusionPolicy:
         if not (p/f).exists(): raise FileNotFoundError(f"no diffusion-policy checkpoint at {p} ({f} missing)")
     fix = f"the diffusion-policy checkpoint {p} is corrupt; delete it and save it again (save_policy)"
     for f in ('config.json', 'diffusion_pytorch_model.safetensors'): load_checkpoint_file(p/f, fix)   # ValueError naming an unreadable file
-    try: return DiffusionPolicy.from_pretrained(p).to(device).eval()
+    try: return DiffusionPolicy.from_pretrained(p).float().to(device).eval()   # weights stored in bfloat16 (save_policy(dtype=...)) compute in float32
     except Exception as e: raise ValueError(f"{p/'diffusion_pytorch_model.safetensors'} does not fit the policy of {p/'config.json'} ({type(e).__name__}: {str(e)[:200]}): {fix}") from e
 
 # %% ../../nbs/60_rl.policy.ipynb #fce1ea9a
