@@ -1145,6 +1145,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.studies.rl.rl_ladder': ('studies.rl.html#rl_ladder', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.rl_metrics': ('studies.rl.html#rl_metrics', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.run': ('studies.rl.html#run', 'playworld/studies/rl.py'),
+                                      'playworld.studies.rl.scene_scenario': ('studies.rl.html#scene_scenario', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.section': ('studies.rl.html#section', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.store_starts': ('studies.rl.html#store_starts', 'playworld/studies/rl.py')},
             'playworld.studies.simgap': { 'playworld.studies.simgap.Params': ('studies.simgap.html#params', 'playworld/studies/simgap.py'),

@@ -635,10 +635,12 @@ def _cmd_evaluate_real(a):
     from playworld.studies.rl import load_arm_policy
     if a.family not in TASK_FAMILIES: raise ValueError(f"--family {a.family!r}: expected one of {list(TASK_FAMILIES)}")
     if a.episodes < 1: raise ValueError(f"--episodes {a.episodes}: expected at least 1 episode")
+    from playworld.envs.tabletop import Scene
+    scene = Scene(distractors=a.distractors)   # ValueError naming the count unless 0..3
     pol, nf = load_arm_policy(a.policy, a.seed)
-    r = evaluate_real(pol, a.episodes, (a.family,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf)[a.family]
+    r = evaluate_real(pol, a.episodes, (a.family,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf, scene=scene)[a.family]
     res = dict(family=a.family, n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
-               policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state)
+               policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, distractors=a.distractors)
     if a.out:
         write_json(a.out, res)
     print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
@@ -758,6 +760,7 @@ def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--seed', type=int, default=93_000, help='first layout seed: layouts S .. S+N-1 (the RL ladder trains on 50000+, checks its curve on 80000+)')
     p.add_argument('--max-steps', type=int, default=60, help='steps per episode')
     p.add_argument('--use-state', action='store_true', help='give the policy the proprioceptive state (default: image-only, as the RL arms act)')
+    p.add_argument('--distractors', type=int, default=0, help='extra objects on the table that no task names, 0 to 3 (World-Gymnast\'s distractor scenario)')
     p.add_argument('--json', action='store_true', help='print {"family", "n", "successes", "rate", "ci", ...} as JSON')
     p.add_argument('--out', help='also write the JSON to this file')
     p.set_defaults(func=_cmd_evaluate_real)

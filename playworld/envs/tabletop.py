@@ -27,10 +27,11 @@ def import_mujoco():
 
 # %% auto #0
 __all__ = ['mujoco', 'BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R', 'STEP_M', 'SUBSTEPS', 'HAND_LO', 'HAND_HI',
-           'HOME', 'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'PUSH_DIRS',
-           'PUSH_DIST', 'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES', 'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M',
-           'TOPPLE_DEG', 'MISS_GAP', 'DROP_M', 'import_mujoco', 'Scene', 'tabletop_xml', 'Task', 'all_tasks',
-           'parse_instruction', 'TabletopEnv', 'check_action', 'CameraFrames', 'Expert', 'expert_rollout']
+           'HOME', 'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'DISTRACTORS',
+           'DISTRACTOR_R', 'DISTRACTOR_H', 'PUSH_DIRS', 'PUSH_DIST', 'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES',
+           'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M', 'TOPPLE_DEG', 'MISS_GAP', 'DROP_M', 'import_mujoco', 'Scene',
+           'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'TabletopEnv', 'check_action', 'CameraFrames',
+           'Expert', 'expert_rollout']
 
 # %% ../../nbs/10_envs.tabletop.ipynb #686fd0dc
 BLOCKS = ('red', 'green', 'blue')             # block names = colours = MJCF body and geom names
@@ -50,6 +51,10 @@ GRIP_OPEN, GRIP_CLOSED = 0.02, -0.028         # finger slide targets, m
 
 # %% ../../nbs/10_envs.tabletop.ipynb #3494a671
 SHAPES = ('box', 'cylinder', 'prism')   # block shapes: cube, upright cylinder, upright hexagonal prism (same width and height)
+# distractors: objects no task names and no demo shows (World-Gymnast's distractor scenario): upright cylinders, 3 cm
+# wide and 4 cm tall, in colours no block has (purple, orange, cyan); `Scene(distractors=k)` puts the first k on the table
+DISTRACTORS = (('distractor_purple', '0.55 0.2 0.75'), ('distractor_orange', '1.0 0.5 0.1'), ('distractor_cyan', '0.1 0.8 0.85'))
+DISTRACTOR_R, DISTRACTOR_H = 0.015, 0.02   # distractor radius and half height, m
 
 @dataclass(frozen=True)
 class Scene:
@@ -62,8 +67,11 @@ class Scene:
     ambient:float = 0.45                   # headlight ambient intensity, in [0, 1]
     camera_shift:tuple = (0., 0., 0.)      # (3,) offset of the `top` camera position, m
     fovy:float = 28.                       # `top` camera vertical field of view, degrees
+    distractors:int = 0                    # extra objects on the table that no task names (`DISTRACTORS`), 0 to 3
     def __post_init__(self):
         n = len(BLOCKS)
+        if not isinstance(self.distractors, (int, np.integer)) or isinstance(self.distractors, bool) or not 0 <= self.distractors <= len(DISTRACTORS):
+            raise ValueError(f"distractors must be an integer from 0 to {len(DISTRACTORS)}, got {self.distractors!r}")
         if len(self.shapes) != n or (bad := [x for x in self.shapes if x not in SHAPES]):
             raise ValueError(f"shapes must be {n} of {SHAPES}, got {self.shapes!r}")
         cols = [np.array(c.split() if isinstance(c, str) else c, float) for c in self.colors] if len(self.colors) == n else []
@@ -103,6 +111,9 @@ def tabletop_xml(half:float=HALF,    # block half size, m
                     for a in 2*np.pi*np.arange(10)/10)
     blocks = '\n    '.join(f'<body name="{n}" pos="{-0.1+0.1*i} 0 {TABLE_Z+half}"><freejoint/>'
                            f'{_block_geom(n, sc.shapes[i], sc.colors[i], half)}</body>' for i, n in enumerate(BLOCKS))
+    blocks += ''.join(f'\n    <body name="{n}" pos="{-0.1+0.1*i} 0.2 {TABLE_Z+DISTRACTOR_H}"><freejoint/><geom name="{n}" type="cylinder" '
+                      f'size="{DISTRACTOR_R} {DISTRACTOR_H}" mass="0.03" condim="4" rgba="{rgb} 1"/></body>'
+                      for i, (n, rgb) in enumerate(DISTRACTORS[:sc.distractors]))
     plate = (f'<body name="plate" pos="-0.15 0.1 {TABLE_Z}"><geom name="plate" type="cylinder" pos="0 0 0.001" '
              f'size="{PLATE_R} 0.001" rgba="0.97 0.97 0.97 1" contype="0" conaffinity="0"/></body>')
     return f'''<mujoco model="playworld_tabletop">
@@ -250,7 +261,8 @@ class TabletopEnv(gym.Env):
         self._grip_g = np.array([m.geom(n).id for n in ('palm', 'wrist', 'finger_l', 'finger_r')])  # gripper geom ids
         self._bbid = np.array([self._bid[b] for b in BLOCKS])                                  # (3,) block body ids
         self._touch_g = np.r_[self._grip_g, self._blk]                                         # geoms that displace blocks
-        self._qadr = {n: m.jnt_qposadr[m.body_jntadr[self._bid[n]]] for n in BLOCKS + ('hand',)}
+        self._distractors = tuple(n for n, _ in DISTRACTORS[:self.scene.distractors])            # distractor body names on the table
+        self._qadr = {n: m.jnt_qposadr[m.body_jntadr[m.body(n).id]] for n in BLOCKS + ('hand',) + self._distractors}
         self.fps = 1.0 / (m.opt.timestep * SUBSTEPS)   # control (= frame) rate, Hz
         self.action_space = gym.spaces.Box(-1, 1, (4,), np.float32)
         frame = gym.spaces.Box(0, 255, (self.size, self.size, 3), np.uint8)
@@ -381,10 +393,11 @@ class TabletopEnv(gym.Env):
 
     def _layout(self, tower:tuple|None=None # (top, base) block names to stack, or None
                ):
-        "Fresh scene: bowl, plate and blocks at random non-overlapping spots (small random yaw), hand home and open, settled."
+        "Fresh scene: bowl, plate, blocks (and the scene's distractors) at random non-overlapping spots (blocks: small random yaw), hand home and open, settled."
         m, d, rng, dist = self.model, self.data, self.np_random, np.linalg.norm
         mujoco.mj_resetData(m, d)
         n = 3 if tower is None else 2                      # spots on the table for blocks (a tower takes one)
+        k = len(getattr(self, '_distractors', ()))           # distractor spots, drawn after the blocks' (none: the same layout as before)
         while True:
             bowl, plate = rng.uniform(SPAWN_LO + 0.04, SPAWN_HI - 0.04), rng.uniform(SPAWN_LO + 0.02, SPAWN_HI - 0.02)
             if dist(plate - bowl) < BOWL_R + PLATE_R + 0.02: continue
@@ -394,7 +407,15 @@ class TabletopEnv(gym.Env):
                 if (dist(p - bowl) > BOWL_R + HALF + 0.045 and dist(p - plate) > PLATE_R + HALF + 0.01
                     and all(dist(p - q) > 0.09 for q in pts)): pts.append(p)
                 if len(pts) == n: break
-            if len(pts) == n: break
+            if len(pts) < n: continue
+            extra = []                                   # distractor spots: clear of the bowl, the plate, the blocks and each other
+            for _ in range(200 if k else 0):
+                p = rng.uniform(SPAWN_LO - 0.02, SPAWN_HI + 0.02)
+                if (dist(p - bowl) > BOWL_R + DISTRACTOR_R + 0.02 and dist(p - plate) > PLATE_R + DISTRACTOR_R + 0.005
+                    and all(dist(p - q) > HALF + DISTRACTOR_R + 0.03 for q in pts) and all(dist(p - q) > 2*DISTRACTOR_R + 0.03 for q in extra)):
+                    extra.append(p)
+                if len(extra) == k: break
+            if len(extra) == k: break
         m.body_pos[self._bid['bowl'], :2], m.body_pos[self._bid['plate'], :2] = bowl, plate
         order = list(BLOCKS) if tower is None else [tower[1]] + [b for b in BLOCKS if b not in tower]
         xyz = {b: np.r_[p, TABLE_Z + HALF + 0.001] for b, p in zip(order, pts)}
@@ -402,6 +423,8 @@ class TabletopEnv(gym.Env):
         for b in BLOCKS:
             a, yaw = self._qadr[b], rng.uniform(-0.3, 0.3)
             d.qpos[a:a+3] = xyz[b]; d.qpos[a+3:a+7] = [np.cos(yaw/2), 0, 0, np.sin(yaw/2)]
+        for name, p in zip(getattr(self, '_distractors', ()), extra):
+            a = self._qadr[name]; d.qpos[a:a+3] = np.r_[p, TABLE_Z + DISTRACTOR_H + 0.001]; d.qpos[a+3:a+7] = [1, 0, 0, 0]
         d.mocap_pos[0] = HOME
         d.qpos[self._qadr['hand']:self._qadr['hand']+3] = HOME - m.body_pos[self._bid['hand']]
         d.ctrl[:] = GRIP_OPEN; self._grip = False

@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 import torch
 from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
-from ..envs.tabletop import TabletopEnv, TASK_FAMILIES
+from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
@@ -27,8 +27,8 @@ from ..core import write_json
 # %% auto #0
 __all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'KEY', 'STAGE', 'paired_starts', 'store_starts',
            'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy', 'rl_ladder',
-           'merge_ladders', 'dyna_iteration', 'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params',
-           'check_inputs', 'run', 'section']
+           'merge_ladders', 'scene_scenario', 'dyna_iteration', 'rl_metrics', 'rl_curves_figure', 'ladder_figure',
+           'Params', 'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -365,6 +365,51 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
     merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': c0 | dict(merged_from={a: str(r) for a, r in src.items()})}
     write_json(out/'rl.json', merged)
     return merged[family]
+
+# %% ../../nbs/81_studies.rl.ipynb #c935e129
+def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never changed)
+                   scene:Scene,              # the scenario's tabletop, e.g. `Scene(distractors=2)`
+                   out,                      # folder: scenario.json, policies/rl/
+                   family:str='lift',        # task family trained and measured
+                   grpo:dict|None=None,      # `train_grpo` arguments (n_updates, groups_per_update, G, steps, lr, kl_coef, ...)
+                   n_starts:int=64,          # training layouts in the scene (seeds start_seed …)
+                   n_real:int=200,           # measured layouts in the scene (seeds real_seed …, never trained on)
+                   real_seed:int=95_000,     # first measured layout seed
+                   start_seed:int=51_000,    # first training layout seed
+                   curve_every:int=8,        # real check in the scene every this many updates (0: none)
+                   curve_real:int=50,        # layouts per check (seeds 81 000 …)
+                   policies:dict|None=None,  # name -> other `DiffusionPolicy` measured on the same layouts (e.g. the ladder's oracle)
+                   max_steps:int=60,         # episode length, steps
+                   seed:int=0, log=print,
+                  )->dict:                   # scene, family, config; 'base', 'rl' and each of `policies`: real_success(_ci), real (per layout), and vs base delta_vs_base(_ci)
+    """RL in a scenario scene, measured in that scene: base vs GRPO with the exact reward in `scene` (`SceneGroupEnv`),
+    on the same `n_real` fresh layouts, paired (World-Gymnast's distractor scenario, here with the simulator as the
+    real world). Written to out/scenario.json, the policy to out/policies/rl. ValueError for an unknown family."""
+    if family not in TASK_FAMILIES: raise ValueError(f"unknown family {family!r}; expected one of {tuple(TASK_FAMILIES)}")
+    out = Path(out); out.mkdir(parents=True, exist_ok=True); log = log or (lambda *a: None); grpo, fam = dict(grpo or {}), (family,)
+    res = dict(scene=dataclasses.asdict(scene), family=family, config=dict(grpo=grpo, n_starts=n_starts, n_real=n_real, real_seed=real_seed,
+               start_seed=start_seed, curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed))
+    def ms(p):
+        r = evaluate_real(p, n_real, fam, seed=real_seed, max_steps=max_steps, use_state=False, return_episodes=True, scene=scene)
+        ok = [int(e.success) for e in r.pop('episodes')]
+        return dict(real_success=r['all']['rate'], real_success_ci=[r['all']['ci_low'], r['all']['ci_high']], n_real=n_real, real=ok)
+    def vs_base(m):
+        d = paired_delta(m['real'], res['base']['real']); return m | dict(delta_vs_base=d['delta'], delta_vs_base_ci=d['delta_ci'])
+    save = lambda: write_json(out/'scenario.json', res)
+    res['base'] = ms(base); save(); log(f"[scenario] base in the scene: {res['base']['real_success']:.2f}")
+    for k, p in (policies or {}).items():
+        res[k] = vs_base(ms(p)); save(); log(f"[scenario] {k} in the scene: {res[k]['real_success']:.2f}")
+    seed_everything(seed); p, t0 = copy.deepcopy(base).requires_grad_(True), time.time()
+    env = SceneGroupEnv(scene, base.config.size, 4); starts = env.starts(n_starts, fam, start_seed)
+    def cb(u, row):
+        if not curve_every or (u + 1) % curve_every: return None
+        r = evaluate_real(p, curve_real, fam, seed=81_000, max_steps=max_steps, use_state=False, scene=scene)['all']
+        return dict(real_success=r['rate'], real_ci=[r['ci_low'], r['ci_high']])
+    r = train_grpo(p, env, env.judge, starts, seed=seed, log=log, callback=cb, **grpo); env.close()
+    save_policy(p, out/'policies'/'rl')
+    res['rl'] = vs_base(ms(p)) | dict(curve=r['curve'], compute_s=time.time() - t0); save()
+    log(f"[scenario] GRPO in the scene: {res['rl']['real_success']:.2f} ({res['rl']['delta_vs_base']:+.2f} vs base)")
+    return res
 
 # %% ../../nbs/81_studies.rl.ipynb #61b32657
 def dyna_iteration(base:DiffusionPolicy,   # frozen base policy
