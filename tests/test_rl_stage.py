@@ -47,9 +47,15 @@ def test_rl_stage_smoke(tmp_path):
         d = run/'rl'/'policies'/'lift'/a
         assert (d/'config.json').exists() or (d/'noise_policy'/'config.json').exists(), a
     assert (run/'figures'/'rl_lift_strip.png').stat().st_size > 0
+    # the distractor scenario (smoke: one distractor): base, the two simulator arms and GRPO in the cluttered scene, paired
+    sc = m['scenarios']['lift']
+    assert sc['distractors'] == 1 and list(k for k in sc if isinstance(sc[k], dict)) == ['base', 'oracle', 'judge_real', 'rl'], sc
+    sj = json.loads((run/'rl'/'scenarios'/'distractors1'/'lift'/'scenario.json').read_text())
+    assert sj['scene']['distractors'] == 1 and len(sj['rl']['real']) == smoke['n_real'] and sj['rl']['delta_vs_base'] == sc['rl']['delta_vs_base']
+    assert (run/'rl'/'scenarios'/'distractors1'/'lift'/'policies'/'rl'/'config.json').exists()
     from playworld.studies.rl import section
     h = section(m, run)
-    assert h.startswith('<h2>') and h.count('base64') == 1 and 'of the oracle' in h
+    assert h.startswith('<h2>') and h.count('base64') == 1 and 'of the oracle' in h and 'Distractor scenario' in h
     print(f'rl smoke stage: {time.time() - t0:.0f} s')
     # the saved oracle arm, measured again by `playworld evaluate real` on the final layouts: the same outcomes
     e = run_cli('evaluate', 'real', '--policy', run/'rl'/'policies'/'lift'/'oracle', '--family', 'lift', '--episodes', smoke['n_real'],

@@ -549,14 +549,15 @@ class Params(Presets):
     dyna_wm_steps:int = 200   # world-model fine-tuning steps per Dyna iteration, steps (≥ 1)
     dyna_updates:int = 6      # DSRL updates per Dyna iteration, updates (≥ 1)
     max_steps:int = 60        # real episode length, and imagined frames in the measurement, steps (≥ 8)
+    distractors:int = 0       # World-Gymnast's distractor scenario after the ladder: objects on the table no task names, 0 (none) to 3 (`scene_scenario`)
     seed:int = 0              # seeds demos, BC, RL and sampling (integer, no unit)
     # profile -> the settings it changes (standard: the CPU ladder on lift, the oracle's measured settings; full: three families on a GPU)
     PRESETS:ClassVar[dict] = dict(
-        smoke=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2,
+        smoke=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2, distractors=1,
                    curve_every=1, curve_real=1, dyna_iterations=2, dyna_episodes=1, dyna_wm_steps=2, dyna_updates=1, max_steps=10),
-        standard=dict(model='tabletop', families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=48, groups=8, group_size=8, n_starts=64, n_real=200, n_imagined=100),
+        standard=dict(model='tabletop', families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=48, groups=8, group_size=8, n_starts=64, n_real=200, n_imagined=100, distractors=2),
         full=dict(model='tabletop', families=['lift', 'pick_place', 'push'], demo_episodes=1000, bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256,
-                  store_starts=256, n_real=400, n_imagined=200, curve_every=10, curve_real=100, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50))
+                  store_starts=256, n_real=400, n_imagined=200, curve_every=10, curve_real=100, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50, distractors=2))
 
     def __post_init__(self):
         if not isinstance(self.families, list) or not self.families or any(f not in TASK_FAMILIES for f in self.families):
@@ -567,9 +568,10 @@ class Params(Presets):
             raise ValueError(f"parameter model='': the arms {wm_arms} need a world model (set model, or drop them from arms)")
         for k, lo in [('demo_episodes', 1), ('bc_steps', 1), ('bc_max_seconds', 0), ('rl_updates', 1), ('groups', 1), ('group_size', 2), ('rl_steps', 1),
                       ('n_starts', 1), ('store_starts', 0), ('n_real', 1), ('n_imagined', 0), ('real_seed', 0), ('curve_every', 1), ('curve_real', 0),
-                      ('dyna_iterations', 1), ('dyna_episodes', 1), ('dyna_wm_steps', 1), ('dyna_updates', 1), ('max_steps', 8)]:
+                      ('dyna_iterations', 1), ('dyna_episodes', 1), ('dyna_wm_steps', 1), ('dyna_updates', 1), ('max_steps', 8), ('distractors', 0)]:
             v = getattr(self, k)
             if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
+        if self.distractors > 3: raise ValueError(f"parameter distractors={self.distractors!r}: expected an integer from 0 to 3")
         if not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a number > 0")
         if not self.kl_coef >= 0: raise ValueError(f"parameter kl_coef={self.kl_coef!r}: expected a number >= 0")
         if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
@@ -647,6 +649,17 @@ def run(p:Params,        # the settings
         # the first measured layout played by every arm, in the real tabletop (rows, every 4th frame)
         rows = [_strip(pol, f, p.real_seed, nf, p.max_steps) for pol, nf in (load_arm_policy(rl_dir/'policies'/f/a, p.seed) for a in m[f])]
         save_png(frame_strip([r[::4] for r in rows], scale=2, labels=[RL_ARM_LABELS.get(a, a) for a in m[f]], times=[f'frame {4 * t}' for t in range(max(len(r[::4]) for r in rows))]), out/'figures'/f'rl_{f}_strip.png'); m.setdefault('strip_rows', {})[f] = list(m[f])
+        if p.distractors:   # World-Gymnast's distractor scenario: the base, the simulator arms and GRPO in a cluttered scene, measured there
+            sd = rl_dir/'scenarios'/f'distractors{p.distractors}'/f
+            sj = json.loads((sd/'scenario.json').read_text()) if (sd/'scenario.json').exists() else {}
+            if not ('rl' in sj and (sd/'policies'/'rl'/'config.json').exists()):   # (a finished scenario is reused on resume)
+                sims = {a: load_policy(rl_dir/'policies'/f/a) for a in ('oracle', 'judge_real') if (rl_dir/'policies'/f/a/'config.json').exists()}
+                sj = scene_scenario(base, Scene(distractors=p.distractors), sd, f, grpo=dict(rl, lr=p.lr, kl_coef=p.kl_coef), n_starts=p.n_starts,
+                                    n_real=p.n_real, real_seed=p.real_seed + 2_000, start_seed=51_000 + p.seed, curve_every=p.curve_every,
+                                    curve_real=p.curve_real, policies=sims, max_steps=p.max_steps, seed=p.seed)
+            m.setdefault('scenarios', {})[f] = dict(distractors=p.distractors, real_seed=p.real_seed + 2_000, **{
+                k: {x: v[x] for x in ('real_success', 'real_success_ci', 'delta_vs_base', 'delta_vs_base_ci', 'compute_s') if x in v}
+                for k, v in sj.items() if isinstance(v, dict) and 'real_success' in v})
     write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m
 
@@ -682,4 +695,12 @@ def section(m:dict,  # the content of metrics/tabletop.rl.json
         if m.get('curves', {}).get(f): parts.append(fig(rl_curves_figure({a: dict(curve=v) for a, v in m['curves'][f].items()} | dict(base=m[f]['base']))))
         parts.append(f"<p>The first measured layout played by {', '.join(m.get('strip_rows', {}).get(f, []))} (rows, every 4th frame), in the real tabletop:</p>"
                      + _png(out/'figures'/f'rl_{f}_strip.png'))
+        if (s := m.get('scenarios', {}).get(f)):
+            names = dict(base='BC base policy', oracle='the ladder\'s oracle (trained without distractors)', judge_real='the ladder\'s judge_real (trained without distractors)',
+                         rl='GRPO in the distractor scene, exact reward')
+            rows = ''.join(f"<tr><td>{html.escape(names.get(k, k))}</td><td>{_ci(r['real_success'], r['real_success_ci'])}</td>"
+                           f"<td>{_ci(r.get('delta_vs_base'), r.get('delta_vs_base_ci', [0, 0]))}</td></tr>" for k, r in s.items() if isinstance(r, dict))
+            parts.append(f"<h4>Distractor scenario (World-Gymnast): {s['distractors']} objects no task names on the table</h4><p>Real success on "
+                         f"the same {c.get('n_real')} fresh layouts of the cluttered scene (seeds {s['real_seed']} and up), paired with the base:</p>"
+                         f"<table><tr><th>policy</th><th>real success</th><th>real − base (paired)</th></tr>{rows}</table>")
     return ''.join(parts)
