@@ -1,6 +1,7 @@
 """`playworld evaluate real --distractors K`: a saved policy measured in the tabletop with K objects no task names
 (World-Gymnast's distractor scenario). The command's outcomes are the in-process `evaluate_real(..., scene=Scene(K))`
-ones, they differ from the plain tabletop's layouts, and a count the scene cannot hold is refused by name."""
+ones (the notebook `10_envs.tabletop` checks that the distractors are on the table and in view), and a count the scene
+cannot hold is refused by name."""
 import json
 from _stages import ROOT, run_cli
 
@@ -15,9 +16,5 @@ def test_evaluate_real_with_distractors():
     got = json.loads(r.stdout.strip().splitlines()[-1])
     want = evaluate_real(load_policy(POLICY), 4, ('lift',), seed=123, max_steps=30, use_state=False, scene=Scene(distractors=2))['lift']
     assert (got['n'], got['successes'], got['distractors']) == (4, want['successes'], 2)
-    # the episodes really ran among distractors: the same layouts' first frames differ from the plain tabletop's
-    eps = [evaluate_real(load_policy(POLICY), 1, ('lift',), seed=123, max_steps=1, use_state=False, return_episodes=True,
-                         scene=Scene(distractors=k))['episodes'][0].frames[0] for k in (0, 2)]
-    assert (eps[0] != eps[1]).any()
     bad = run_cli(*args, '--distractors', 5)
     assert bad.returncode != 0 and 'distractors must be an integer from 0 to 3, got 5' in bad.stderr, bad.stderr[-1000:]
