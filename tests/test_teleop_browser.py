@@ -162,7 +162,7 @@ def test_held_key_moves_at_the_control_rate(served, browser):
     assert n <= fps * held + 2, f'{n} steps in {held:.2f} s: faster than the {fps:g} Hz control rate'
     # continuous stepping: more steps than a tap's 1-3 (checked below). How close it gets to the control rate depends on
     # the CPU the world model and the browser get (measured on 2 cores: 8.8 steps/s idle, 2.7 beside three busy
-    # processes, 0.7 once in the full suite on CI); that speed is a benchmark's business (`playworld bench imagine`),
+    # processes, 0.7 once in a full local run of the suite); that speed is a benchmark's business (`playworld bench imagine`),
     # recorded here in teleop_hold.json but not asserted
     assert n >= 4, f'{n} steps in {held:.2f} s of a held key ({n / held:.1f} steps/s; control rate {fps:g} Hz): the held key did not keep stepping'
     n_held = n
