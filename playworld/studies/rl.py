@@ -170,12 +170,12 @@ RL_NEEDS = dict(judge_real=('judge',), grpo_wm=('wm', 'judge'), dsrl_wm=('wm', '
 # the base policy: keypoint (spatial-softmax) encoder, trained mostly image-only since it acts image-only in both worlds
 BASE_POLICY = dict(encoder='keypoints', enc_channels=(32, 32, 32), keypoints=32, state_dropout=0.7)
 
-def _curve_cb(policy, families, n, every, npol=None, max_steps=60):
-    "A train_grpo/train_dsrl callback: the real success of the policy being trained, every `every` updates."
+def _curve_cb(policy, families, n, every, npol=None, max_steps=60, scene=None, seed=80_000):
+    "A train_grpo/train_dsrl callback: the real success of the policy being trained (in `scene`, layouts `seed` …), every `every` updates (0: never)."
     def cb(u, row):
-        if n <= 0 or (u + 1) % every: return None
+        if n <= 0 or not every or (u + 1) % every: return None
         t0 = time.time(); nf = noise_fn(npol, deterministic=False, seed=u) if npol is not None else None   # npol: trained in place
-        r = evaluate_real(policy, n, tuple(families), seed=80_000, max_steps=max_steps, use_state=False, noise_fn=nf)['all']
+        r = evaluate_real(policy, n, tuple(families), seed=seed, max_steps=max_steps, use_state=False, noise_fn=nf, scene=scene)['all']
         cb.seconds += time.time() - t0
         return dict(real_success=r['rate'], real_ci=[r['ci_low'], r['ci_high']])
     cb.seconds = 0.0   # time spent on the checks (not counted as RL compute)
@@ -401,10 +401,7 @@ def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never
         res[k] = vs_base(ms(p)); save(); log(f"[scenario] {k} in the scene: {res[k]['real_success']:.2f}")
     seed_everything(seed); p, t0 = copy.deepcopy(base).requires_grad_(True), time.time()
     env = SceneGroupEnv(scene, base.config.size, 4); starts = env.starts(n_starts, fam, start_seed)
-    def cb(u, row):
-        if not curve_every or (u + 1) % curve_every: return None
-        r = evaluate_real(p, curve_real, fam, seed=81_000, max_steps=max_steps, use_state=False, scene=scene)['all']
-        return dict(real_success=r['rate'], real_ci=[r['ci_low'], r['ci_high']])
+    cb = _curve_cb(p, fam, curve_real, curve_every, max_steps=max_steps, scene=scene, seed=81_000)
     r = train_grpo(p, env, env.judge, starts, seed=seed, log=log, callback=cb, **grpo); env.close()
     save_policy(p, out/'policies'/'rl')
     res['rl'] = vs_base(ms(p)) | dict(curve=r['curve'], compute_s=time.time() - t0); save()
