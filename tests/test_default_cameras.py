@@ -2,6 +2,7 @@
 on the default two-camera episodes it reads the top view, with the same numbers as on episodes recorded with
 `cameras=('top',)`, and it still beats copy-last there."""
 import numpy as np
+from pathlib import Path
 from playworld.assets import default_checkpoint
 from playworld.envs.tabletop import TabletopEnv
 from playworld.play.collect import collect_play
@@ -43,3 +44,17 @@ def test_evaluate_policy_two_camera_model_takes_the_two_camera_judge(tmp_path, c
     rc = main(['evaluate', 'policy', '--checkpoint', str(tmp_path/'wm2'), '--judge', str(default_judge(('top',))), '--episodes', '1',
                '--steps', '8', '--policies', 'expert-v0,random-v0', '--out', str(tmp_path/'ev1')])
     assert rc == 2 and "the judge reads cameras ['top']" in capsys.readouterr().err
+
+def test_evaluate_policy_with_a_diffusion_policy(tmp_path, capsys):
+    "`--image-policy NAME=DIR` evaluates a saved diffusion policy image-only beside the graded ones, on its family's scenes."
+    import json
+    from playworld.app.cli import main
+    base = Path(__file__).resolve().parent.parent/'data_samples'/'rl'/'policies'/'lift'/'base'
+    rc = main(['evaluate', 'policy', '--episodes', '2', '--steps', '8', '--policies', 'expert-v0',
+               '--image-policy', f'bc={base}', '--out', str(tmp_path/'ev')])
+    assert rc == 0, capsys.readouterr().err
+    r = json.loads((tmp_path/'ev'/'policy_eval.json').read_text())
+    assert [q['policy'] for q in r['per_policy']] == ['expert-v0', 'bc'] and r['per_policy'][1]['n'] == 2
+    assert json.loads((tmp_path/'ev'/'metrics.json').read_text())['n_policies'] == 2
+    assert main(['evaluate', 'policy', '--episodes', '1', '--image-policy', str(base), '--out', str(tmp_path/'x')]) == 2
+    assert 'expected NAME=DIR' in capsys.readouterr().err

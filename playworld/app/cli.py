@@ -598,7 +598,13 @@ def _cmd_evaluate_policy(a):
         from playworld.eval.coverage import as_episodes
         ci = CoverageIndex.fit(as_episodes(cov), cameras=getattr(wm.config, 'cameras', None) if getattr(wm.config, 'n_views', 1) > 1 else None)
     else: ci = CoverageIndex.load(cov) if cov else None
-    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size, coverage=ci)
+    agents = {}
+    for spec in a.image_policy or []:          # NAME=DIR: a saved diffusion policy, evaluated image-only beside the graded ones
+        name, sep, d = spec.partition('=')
+        if not sep or not name or not d: raise ValueError(f"--image-policy {spec!r}: expected NAME=DIR (a folder save_policy wrote)")
+        from playworld.rl.policy import ImageAgent
+        agents[name] = ImageAgent(d, a.image_family)   # FileNotFoundError naming the missing file
+    res = evaluate_policies(wm, judge, pol, a.episodes, a.steps, a.seed, a.batch_size, coverage=ci, agents=agents)
     res.update(checkpoint=str(ck), judge=str(jp), coverage_index=str(cov) if cov else None)
     p = write_results(res, a.out)
     print(json.dumps({k: res[k] for k in ('pearson', 'pearson_ci', 'spearman', 'spearman_ci', 'mmrv', 'mmrv_ci', 'tv_distance')}))
@@ -618,6 +624,8 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--judge', help="judge folder written by Judge.save / train_judge (default: the shipped judge of the model's cameras: data_samples/tabletop_judge for top + front, data_samples/tabletop_judge_top for top)")
     p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
     p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
+    p.add_argument('--image-policy', action='append', metavar='NAME=DIR', help='a saved diffusion policy evaluated image-only beside the graded ones, on the same layouts with its own family (repeatable)')
+    p.add_argument('--image-family', default='lift', help='task family of the --image-policy policies (default: lift)')
     p.add_argument('--steps', type=int, default=60, help='steps per episode')
     p.add_argument('--seed', type=int, default=10_000, help='first scene seed')
     p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')

@@ -15,7 +15,7 @@ from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
 from ..eval.judge import load_judge
 from ..rl.policy import load_policy
-from ..rl.grpo import real_starts, policy_actor
+from ..rl.grpo import real_starts, policy_actor, policy_views
 
 # %% auto #0
 __all__ = ['bench_imagine']
@@ -44,7 +44,7 @@ def _one_batch(wm, policy, judge, ctx:np.ndarray, ins:str, steps:int, n_exec:int
         acc = dict(policy=0.0, judge=0.0)
         act = _timed(policy_actor(policy, generator=torch.Generator().manual_seed(r)), dev, acc, 'policy')
         _sync(dev); t0 = time.perf_counter()
-        imagine_rollouts(env, ctx, ins, act, steps, n_exec, _timed(judge, dev, acc, 'judge'), seed=r); _sync(dev)
+        imagine_rollouts(env, ctx, ins, act, steps, n_exec, _timed(judge, dev, acc, 'judge'), seed=r, views=policy_views(policy, env)); _sync(dev)
         tl = time.perf_counter() - t0
         if r: bare.append(tb); loop.append(tl); parts.append(dict(acc, world_model=tl - acc['policy'] - acc['judge'], total=tl))
     best = parts[int(np.argmin(loop))]; F = B * steps

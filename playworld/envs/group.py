@@ -16,8 +16,11 @@ class SceneGroupEnv:
     def __init__(self, scene:Scene|None=None, # the simulator's scene (None: the real tabletop)
                  size:int=64,                 # frame size, px
                  n_ctx:int=4,                 # context frames a start carries (as the world model's)
-                 cameras:tuple=('top',)):     # cameras rendered: the first is what the policy sees; all are recorded for `canvas`
+                 cameras:tuple=('top',),      # cameras rendered, all recorded for `canvas`
+                 views:int=1):                # V, the leading cameras the policy sees: frames, starts and `obs['image']` are their views side by side (H, V·W, 3)
         self.scene, self.size, self.n_ctx, self.cameras = scene or Scene(), size, n_ctx, TabletopEnv.check_cameras(cameras)
+        if not isinstance(views, int) or not 1 <= views <= len(self.cameras): raise ValueError(f"views must be an int in 1..{len(self.cameras)} (the cameras {self.cameras}), got {views!r}")
+        self.n_views, self.width = views, views * size   # as a `WorldModelEnv` of those cameras
         self.envs, self._layouts, self.success, self.t, self.instruction, self._rec = [], {}, None, 0, '', []
 
     def starts(self, n:int,                 # start states
@@ -29,8 +32,8 @@ class SceneGroupEnv:
         for i in range(n):
             f = families[i % len(families)]
             obs, info = self.envs[0].reset(seed=seed + i, options={'task': f})
-            self._layouts[obs['image'].tobytes()] = (seed + i, f, info['instruction'])
-            out.append(dict(context=np.repeat(obs['image'][None], self.n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
+            im = self._see(obs); self._layouts[im.tobytes()] = (seed + i, f, info['instruction'])
+            out.append(dict(context=np.repeat(im[None], self.n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
         return out
 
     def _pool(self, G:int):
@@ -47,7 +50,7 @@ class SceneGroupEnv:
         s, fam, ins = self._layouts[key]
         if (want := (options or {}).get('instruction')) and want != ins: raise ValueError(f"instruction {want!r} differs from the start's {ins!r}")
         G = len(ctx); self._pool(G); obs = [e.reset(seed=s, options={'task': fam})[0] for e in self.envs[:G]]
-        self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack([o['image'] for o in obs])
+        self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack([self._see(o) for o in obs])
         if len(self.cameras) > 1: self._cv = np.stack([self._tile(o) for o in obs]); self._rec = [self._cv.copy()]
         return dict(image=self._img.copy()), dict(instruction=ins, step=0)
 
@@ -57,12 +60,12 @@ class SceneGroupEnv:
         if self.success is None: raise RuntimeError("call reset() before step()")
         a = np.asarray(actions, np.float32); a = a[:, None] if a.ndim == 2 else a
         if a.ndim != 3 or len(a) != self.G: raise ValueError(f"actions must be (G={self.G}, k, A) or (G, A), got {np.shape(actions)}")
-        fr = np.empty((self.G, a.shape[1], self.size, self.size, 3), np.uint8)
+        fr = np.empty((self.G, a.shape[1]) + self._img.shape[1:], np.uint8)
         cv = np.empty((self.G, a.shape[1]) + self._cv.shape[1:], np.uint8) if len(self.cameras) > 1 else None
         for i, e in enumerate(self.envs[:self.G]):
             for t in range(a.shape[1]):
                 if not self.success[i]:
-                    obs, _, term, _, _ = e.step(a[i, t]); self._img[i] = obs['image']; self.success[i] = term
+                    obs, _, term, _, _ = e.step(a[i, t]); self._img[i] = self._see(obs); self.success[i] = term
                     if len(self.cameras) > 1: self._cv[i] = self._tile(obs)
                 fr[i, t] = self._img[i]
                 if cv is not None: cv[i, t] = self._cv[i]
@@ -77,8 +80,12 @@ class SceneGroupEnv:
         if self.success is None or len(frames) != self.G: raise ValueError(f"judge needs the {self.G if self.success is not None else '?'} rollouts of the last reset, got {len(frames)}")
         return self.success.copy()
 
-    def _tile(self, obs)->np.ndarray: # (H, V·W, 3) uint8: the cameras of one observation side by side
-        return np.concatenate([obs['images'][c] for c in self.cameras], 1)
+    def _tile(self, obs, cams=None)->np.ndarray: # (H, V·W, 3) uint8: the cameras (default all) of one observation side by side
+        cams = cams or self.cameras
+        return obs['image'] if len(cams) == 1 and 'images' not in obs else np.concatenate([obs['images'][c] for c in cams], 1)
+
+    def _see(self, obs)->np.ndarray: # (H, V·W, 3) uint8: what the policy sees, its `views` cameras side by side
+        return obs['image'] if self.n_views == 1 else self._tile(obs, self.cameras[:self.n_views])
 
     def canvas(self, frames # (G, T, H, W, 3) uint8 frames of the rollouts just run (their count and length are checked)
               )->np.ndarray: # (G, T, H, V·W, 3) uint8: every camera of those frames side by side, in `cameras` order

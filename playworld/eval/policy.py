@@ -22,9 +22,9 @@ from ..assets import default_judge
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
 # %% auto #0
-__all__ = ['HEADLINE', 'BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'judge_rollouts', 'real_rollouts',
-           'evaluate_models', 'start_coverage', 'evaluate_policies', 'scatter_figure', 'rollouts_figure',
-           'headline_metrics', 'write_results']
+__all__ = ['HEADLINE', 'BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'image_rollouts',
+           'run_imagined_images', 'judge_rollouts', 'real_rollouts', 'evaluate_models', 'start_coverage',
+           'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'headline_metrics', 'write_results']
 
 # %% ../../nbs/52_eval.policy.ipynb #358446f9
 class BeliefView:
@@ -140,6 +140,54 @@ def run_imagined(wm,                 # `ActionVideoDenoiser`
             out.append(Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, []))
     return out
 
+# %% ../../nbs/52_eval.policy.ipynb #55e22934
+def image_rollouts(agents:dict,        # name -> image policy: `family`, `runner(seed)` -> callable(env) -> (A,) action
+                   n_episodes:int=10,  # episodes per policy
+                   steps:int=60,       # steps per episode
+                   seed:int=10_000,    # first scene seed: the layouts of `eval_scenes`, each with the policy's own family
+                   size:int=64,        # frame size, px (the world models')
+                   progress:bool=False
+                  )->list:             # list[Episode], policy by policy
+    """Run policies that act on the frames (e.g. a behaviour-cloned diffusion policy, `rl.policy.ImageAgent`) on the
+    layouts of `eval_scenes`, each with the task family it was trained for, exactly `steps` steps (`run_full`).
+    ValueError for an unknown family."""
+    if (bad := {k: a.family for k, a in agents.items() if a.family not in TASK_FAMILIES}): raise ValueError(f"image policies of unknown families {bad}; expected one of {list(TASK_FAMILIES)}")
+    env, eps = TabletopEnv(size=size, max_steps=steps), []
+    for name, ag in agents.items():
+        for s, _ in tqdm(eval_scenes(n_episodes, seed), disable=not progress, desc=name):
+            obs, _ = env.reset(seed=int(s), options={'task': ag.family})
+            eps.append(run_full(env, ag.runner(int(s)), obs, steps, 'play', name))
+    env.close(); return eps
+
+@torch.no_grad()
+def run_imagined_images(wm,                 # `ActionVideoDenoiser`
+                        real:list,          # real Episodes of `image_rollouts` (their first n_ctx frames are the context)
+                        agents:list,        # the image policy of each episode: `actor(seed)`, `views`, `cameras`, `n_exec`
+                        steps:int=60,       # steps per episode (as the real ones)
+                        batch_size:int=32,  # rollouts imagined together
+                        seed:int=0,         # sampling-noise seed
+                       )->list:             # list[Episode] source 'imagined', in the order of `real`
+    """Closed-loop rollouts of image policies in the world model from the real episodes' first n_ctx frames: the first
+    n_ctx-1 actions replay the real ones, then the policy plans on the imagined frames (receding horizon, `n_exec` per
+    chunk), reading the canvas's first `views` cameras. ValueError when a policy's cameras do not lead the model's."""
+    from playworld.wm.env import WorldModelEnv
+    from playworld.wm.imagine import imagine_rollouts
+    from playworld.wm.model import wm_cameras
+    n, A, cams, out = wm.config.n_ctx, wm.config.action_dim, wm_cameras(wm), [None] * len(real)
+    groups = {}
+    for i, ag in enumerate(agents): groups.setdefault(id(ag), (ag, []))[1].append(i)
+    for ag, idx in groups.values():
+        if tuple(cams[:ag.views]) != tuple(ag.cameras): raise ValueError(f"an image policy reads cameras {list(ag.cameras)}, the world model predicts {list(cams)}: they must lead its canvas")
+        for b0 in range(0, len(idx), batch_size):
+            I = idx[b0:b0 + batch_size]; R = [real[i] for i in I]; V = [views_of(e, cams) for e in R]
+            r = imagine_rollouts(WorldModelEnv(wm, max_steps=steps, seed=seed + I[0]), np.stack([v[:n] for v in V]), [e.instruction for e in R],
+                                 ag.actor(seed + I[0]), steps - n + 1, ag.n_exec, actions=np.stack([e.actions[:n - 1] for e in R]), views=ag.views)
+            for k, (i, e) in enumerate(zip(I, R)):
+                f = np.concatenate([V[k][:n - 1], r['frames'][k]])
+                a = np.concatenate([e.actions[:n - 1], r['actions'][k].reshape(-1, A), e.actions[-1:]])
+                out[i] = Episode(f, a, None, e.instruction, e.task, 'imagined', e.policy_id, False, e.fps, [])
+    return out
+
 # %% ../../nbs/52_eval.policy.ipynb #f3d2ecbb
 def judge_rollouts(judge,                # `Judge` (anything with `predict(frames, instructions)` -> p_success, mode_probs)
                    frames:np.ndarray,    # (B, T, H, W, 3) uint8 episodes
@@ -184,36 +232,46 @@ def evaluate_models(models:dict,           # name -> `ActionVideoDenoiser`, all 
                     stride:int=4,          # judge every stride-th frame of a rollout
                     progress:bool=True,
                     keep_episodes:bool=False, # also return the real and imagined Episodes under 'real' / 'imagined'
-                    coverage=None          # `CoverageIndex` of a model's training data, or name -> index (None: no out-of-coverage check)
+                    coverage=None,         # `CoverageIndex` of a model's training data, or name -> index (None: no out-of-coverage check)
+                    agents:dict|None=None, # name -> image policy (`image_rollouts`, e.g. `rl.policy.ImageAgent`), evaluated beside the graded ones
                    )->dict:                # name -> `evaluate_policies` result (the real rollouts are shared)
-    "Several world models on the *same* real rollouts (run once); each imagines them from the same context with fresh twin policies."
+    """Several world models on the *same* real rollouts (run once); each imagines them from the same context with fresh
+    twin policies (graded) or the policy itself acting on the imagined frames (`agents`). ValueError for fewer than 2
+    policies in all, or an agent named like a graded policy."""
     import copy
     if not models: raise ValueError("no world models to evaluate")
+    agents = dict(agents or {})
     sizes = {k: m.config.size for k, m in models.items()}
     if len(set(sizes.values())) != 1: raise ValueError(f"all world models must share one frame size, got {sizes}")
     policies = list(GRADED) if policies is None else list(policies)
+    if (clash := [k for k in agents if k in policies]): raise ValueError(f"image policies {clash} are named like graded policies; rename them")
+    if len(policies) + len(agents) < 2: raise ValueError(f"need at least 2 policies to correlate, got {policies + list(agents)}")
     jc = check_judge_cameras(judge, models)   # the cameras it reads, refused before any rollout when a model predicts others
     t0 = time.time()
-    real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress)
-    t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(policies), n_episodes
+    real, twins = real_rollouts(policies, n_episodes, steps, seed, next(iter(sizes.values())), progress) if len(policies) >= 2 else ([], [])
+    if len(policies) == 1: real, twins = run_real(policies[0], eval_scenes(n_episodes, seed), steps, next(iter(sizes.values())))
+    G = len(real); real = real + image_rollouts(agents, n_episodes, steps, seed, next(iter(sizes.values())), progress)
+    names = policies + list(agents)
+    t_real, ins, P, N = time.time() - t0, [e.instruction for e in real], len(names), n_episodes
     ys = np.array([e.success for e in real]).reshape(P, N)
     real_modes = [interaction_mode(e.events, e.success, **target_of(e.instruction)) for e in real]
     out, prs = {}, {}
     for name, wm in models.items():
         t1 = time.time()
-        imag = run_imagined(wm, real, copy.deepcopy(twins), steps, batch_size, seed, progress)
+        imag = (run_imagined(wm, real[:G], copy.deepcopy(twins), steps, batch_size, seed, progress) if G else []) + \
+               (run_imagined_images(wm, real[G:], [a for a in agents.values() for _ in range(N)], steps, batch_size, seed) if agents else [])
         t2, n = time.time(), wm.config.n_ctx
         pj = judge_rollouts(judge, np.stack([e.frames for e in imag]), ins, stride, n)
         if n not in prs: prs[n] = judge_rollouts(judge, np.stack([views_of(e, jc) for e in real]), ins, stride, n)   # the judge on the real frames, every camera it reads
         pr = prs[n]
         yi, yr = pj['success'].reshape(P, N), pr['success'].reshape(P, N)
         match = np.array([np.allclose(a.actions[:-1], b.actions[:-1]) for a, b in zip(real, imag)]).reshape(P, N)
-        out[name] = _summary(policies, ys, yi, yr, real_modes, list(pj['mode']), list(pr['mode']), match, n_resamples,
+        out[name] = _summary(names, ys, yi, yr, real_modes, list(pj['mode']), list(pr['mode']), match, n_resamples,
                              dict(real_s=round(t_real, 1), imagined_s=round(t2 - t1, 1), judge_s=round(time.time() - t2, 1),
                                   imagined_frames=int(len(imag) * (steps - n + 1))))
         if keep_episodes: out[name].update(real=real, imagined=imag)
         ci = coverage.get(name) if isinstance(coverage, dict) else coverage
-        if ci is not None: out[name]['coverage'] = start_coverage(ci, real, n, policies, N, seed)
+        if ci is not None: out[name]['coverage'] = start_coverage(ci, real, n, names, N, seed)
     return out
 
 def start_coverage(ci,                 # `CoverageIndex` of the world model's training data
@@ -227,7 +285,7 @@ def start_coverage(ci,                 # `CoverageIndex` of the world model's tr
     fr = np.stack([(tile_views(e, keys) if keys else e.frames)[n_ctx - 1] for e in real])
     r = ci.check(np.stack([e.state[n_ctx - 1] for e in real]), fr)
     scenes = eval_scenes(N, seed)
-    r['flagged_starts'] = [dict(policy=policies[i // N], episode=i % N, layout_seed=int(scenes[i % N][0]), family=scenes[i % N][1],
+    r['flagged_starts'] = [dict(policy=policies[i // N], episode=i % N, layout_seed=int(scenes[i % N][0]), family=real[i].task or scenes[i % N][1],
                                 distance=r['distance'][i]) for i in r['flagged']]
     r['fraction_flagged'] = r['n_flagged'] / max(len(real), 1)
     return r
@@ -242,10 +300,11 @@ def evaluate_policies(wm,                    # `ActionVideoDenoiser` (e.g. `load
                       n_resamples:int=2000,  # bootstrap resamples
                       stride:int=4,          # judge every stride-th frame of a rollout
                       progress:bool=True,
-                      coverage=None          # `CoverageIndex` of the model's training data: adds 'coverage' (distance per start, flagged starts)
+                      coverage=None,         # `CoverageIndex` of the model's training data: adds 'coverage' (distance per start, flagged starts)
+                      agents:dict|None=None, # name -> image policy evaluated beside the graded ones (`evaluate_models`)
                      )->dict:                # per_policy rows, pearson(_ci), spearman(_ci), mmrv(_ci), tv_distance, modes, timing
-    "Real vs world-model success rates and failure modes of graded policies from the same scenes (see the protocol above)."
-    return evaluate_models(dict(wm=wm), judge, policies, n_episodes, steps, seed, batch_size, n_resamples, stride, progress, coverage=coverage)['wm']
+    "Real vs world-model success rates and failure modes of graded (and image) policies from the same scenes (see the protocol above)."
+    return evaluate_models(dict(wm=wm), judge, policies, n_episodes, steps, seed, batch_size, n_resamples, stride, progress, coverage=coverage, agents=agents)['wm']
 
 # %% ../../nbs/52_eval.policy.ipynb #2b532372
 def _rates(y:np.ndarray)->list: # y (P, N) bool -> [(rate, low, high)] with Wilson 95 % intervals

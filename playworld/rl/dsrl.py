@@ -12,7 +12,7 @@ from torch import Tensor
 from safetensors.torch import save_file, load_file
 from ..core import atomic_path, load_checkpoint_file, write_json
 from .policy import DiffusionPolicy, encode_instruction
-from .grpo import group_advantages, select_groups, clipped_pg_loss, imagine
+from .grpo import group_advantages, select_groups, clipped_pg_loss, imagine, policy_views
 from ..wm.env import WorldModelEnv
 
 # %% auto #0
@@ -107,7 +107,7 @@ def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
     "DSRL in the world model: on-policy noise-space policy gradient with group baselines; ValueError for no starts or G < 2."
     if not starts: raise ValueError("train_dsrl needs at least one start state")
     if G < 2: raise ValueError(f"G must be >= 2 (advantages are relative within a group), got {G}")
-    policy.eval().requires_grad_(False)
+    policy.eval().requires_grad_(False); views = policy_views(policy, wm_env)
     npol = npol or NoisePolicy(policy.config.cond_dim, policy.config.horizon, policy.config.action_dim)
     opt, gen = torch.optim.Adam(npol.parameters(), lr=lr), torch.Generator().manual_seed(seed)
     wm_env.reset(seed=seed, options=dict(context=starts[0]['context']))
@@ -115,7 +115,7 @@ def train_dsrl(policy:DiffusionPolicy,  # frozen base policy
     for u in range(n_updates):
         t0, groups = time.time(), []
         for _ in range(groups_per_update):
-            groups.append(imagine(wm_env, starts[j % len(starts)], noise_actor(policy, npol, gen), G, steps, n_exec, judge)); j += 1
+            groups.append(imagine(wm_env, starts[j % len(starts)], noise_actor(policy, npol, gen), G, steps, n_exec, judge, views)); j += 1
         R = np.stack([g['reward'] for g in groups]); keep = select_groups(R)
         row = dict(update=u, imagined_success=float(R.mean()), groups=len(groups), kept=int(keep.sum()), rollouts=int(R.size))
         if keep.any():

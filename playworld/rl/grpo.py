@@ -15,8 +15,8 @@ from ..wm.imagine import imagine_rollouts
 from .policy import DiffusionPolicy, chain_logprob, encode_instruction, make_schedulers, ddim_step
 
 # %% auto #0
-__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'canvas_of', 'imagine', 'policy_actor',
-           'grpo_update', 'train_grpo', 'load_judge']
+__all__ = ['group_advantages', 'select_groups', 'clipped_pg_loss', 'real_starts', 'canvas_of', 'policy_views', 'imagine',
+           'policy_actor', 'grpo_update', 'train_grpo', 'load_judge']
 
 # %% ../../nbs/61_rl.grpo.ipynb #b99c1760
 def group_advantages(rewards,         # (N, G) rewards of N groups of G rollouts
@@ -70,6 +70,15 @@ def canvas_of(obs:dict,        # a `TabletopEnv` observation
 
 from ..wm.model import wm_cameras   # re-exported: the cameras a world model predicts
 
+def policy_views(policy:DiffusionPolicy, # the policy that acts in `env`
+                 env,                    # a `WorldModelEnv` or `SceneGroupEnv`: its frames are the canvas of its (first `n_views`) cameras
+                )->int:                  # V, the leading cameras of env's frames the policy reads (`imagine_rollouts(views=V)`)
+    "How many cameras of `env`'s canvas `policy` reads; ValueError when the canvas does not begin with the policy's cameras."
+    cams = tuple(c.removeprefix(IMAGE_PREFIX) for c in (getattr(env, 'cameras', None) or ['top']))[:getattr(env, 'n_views', 1)]
+    if cams[:policy.n_views] != policy.cameras:
+        raise ValueError(f"the policy reads cameras {list(policy.cameras)}, but the {type(env).__name__}'s frames show {list(cams)}: they must begin with the policy's cameras")
+    return policy.n_views
+
 @torch.no_grad()
 def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed here)
             start:dict,           # from `real_starts`: 'context', 'instruction'
@@ -78,10 +87,11 @@ def imagine(wm_env:WorldModelEnv, # the world model as an env (judge not needed 
             steps:int=40,         # imagined frames per rollout
             n_exec:int=8,         # actions executed per chunk
             judge=None,           # callable(frames (G, T, H, W, 3) uint8, instruction) -> (G,) bool
+            views:int=1,          # the leading cameras of the canvas `act` sees (`policy_views`)
            )->dict:               # 'frames' (G, 1+steps, H, W, 3) uint8, 'reward' (G,) float32, 'records' list of per-chunk dicts (+ 'image')
     "Run one group of G imagined rollouts with receding-horizon chunks and judge them; ValueError without a judge."
     if judge is None: raise ValueError("imagine needs a judge callable(frames (B, T, H, W, 3) uint8, instruction) -> (B,) bool")
-    r = imagine_rollouts(wm_env, np.repeat(np.asarray(start['context'])[None], G, 0), start['instruction'], act, steps, n_exec, judge)
+    r = imagine_rollouts(wm_env, np.repeat(np.asarray(start['context'])[None], G, 0), start['instruction'], act, steps, n_exec, judge, views=views)
     return dict(frames=r['frames'], reward=r['reward'], records=r['records'])
 
 # %% ../../nbs/61_rl.grpo.ipynb #6cbd69ff
@@ -149,6 +159,7 @@ def train_grpo(policy:DiffusionPolicy,
     "GRPO fine-tuning of the diffusion policy in the world model (World-Gymnast recipe); ValueError for no starts or G < 2."
     if not starts: raise ValueError("train_grpo needs at least one start state")
     if G < 2: raise ValueError(f"G must be >= 2 (advantages are relative within a group), got {G}")
+    views = policy_views(policy, wm_env)
     ref = copy.deepcopy(policy).requires_grad_(False).eval()
     opt = torch.optim.AdamW(policy.parameters(), lr=lr, weight_decay=0.0)
     gen = torch.Generator().manual_seed(seed); wm_env.reset(seed=seed, options=dict(context=starts[0]['context']))
@@ -156,7 +167,7 @@ def train_grpo(policy:DiffusionPolicy,
     for u in range(n_updates):
         t0, groups = time.time(), []
         for _ in range(groups_per_update):
-            groups.append(imagine(wm_env, starts[j % len(starts)], policy_actor(policy, eta, min_std, gen), G, steps, n_exec, judge)); j += 1
+            groups.append(imagine(wm_env, starts[j % len(starts)], policy_actor(policy, eta, min_std, gen), G, steps, n_exec, judge, views)); j += 1
         R = np.stack([g['reward'] for g in groups])
         keep = select_groups(R)
         row = dict(update=u, imagined_success=float(R.mean()), groups=len(groups), kept=int(keep.sum()), rollouts=int(R.size))

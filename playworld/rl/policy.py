@@ -19,7 +19,7 @@ from ..envs.policies import wilson, run_episode
 # %% auto #0
 __all__ = ['FAMILIES', 'DIRS', 'encode_instruction', 'FiLMBlock', 'SpatialSoftmax', 'DiffusionPolicy', 'make_schedulers',
            'ddim_step', 'chain_logprob', 'chunk_dataset', 'random_shift', 'bc_loss', 'train_bc', 'save_policy',
-           'load_policy', 'PolicyRunner', 'success_rates', 'evaluate_real', 'policy_stream']
+           'load_policy', 'PolicyRunner', 'success_rates', 'evaluate_real', 'policy_stream', 'ImageAgent']
 
 # %% ../../nbs/60_rl.policy.ipynb #0c177fdf
 FAMILIES = tuple(TASK_FAMILIES)   # family vocabulary, index = position
@@ -72,21 +72,23 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
                  n_train_steps:int=100,      # DDPM diffusion steps
                  n_infer_steps:int=10,       # DDIM sampling steps
                  state_dropout:float=0.3,    # training probability of hiding the state (then the "no state" vector)
+                 cameras:tuple=('top',),     # cameras the encoder reads, canvas order: frames come as their views side by side (B, H, V·W, 3); one conv tower each
                 ):
         super().__init__()
-        layers, ci = [], 3
-        if encoder == 'conv':
-            if size % 2**len(enc_channels): raise ValueError(f"size {size} must be divisible by {2**len(enc_channels)}")
-            for co in enc_channels: layers += [nn.Conv2d(ci, co, 4, 2, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
-            s = size // 2**len(enc_channels)
-            self.enc = nn.Sequential(*layers, nn.Flatten(), nn.Linear(ci * s * s, cond_dim))
-        elif encoder == 'keypoints':   # conv maps FiLM-modulated by the instruction (as RT-1's FiLM-EfficientNet), so the keypoints can follow the named block
-            self.enc_convs, self.enc_film = nn.ModuleList(), nn.ModuleList()
-            for i, co in enumerate(enc_channels):
-                self.enc_convs.append(nn.Sequential(nn.Conv2d(ci, co, 4, 2, 1) if i == 0 else nn.Conv2d(ci, co, 3, 1, 1), nn.GroupNorm(8, co))); ci = co
-                self.enc_film.append(nn.Linear(cond_dim, 2 * co)); nn.init.zeros_(self.enc_film[-1].weight); nn.init.zeros_(self.enc_film[-1].bias)
-            self.enc = nn.Sequential(nn.Conv2d(ci, keypoints, 1), SpatialSoftmax(), nn.Linear(2 * keypoints, cond_dim))
-        else: raise ValueError(f"encoder must be 'conv' or 'keypoints', got {encoder!r}")
+        cams = (cameras,) if isinstance(cameras, str) else tuple(cameras)
+        if not cams or len(set(cams)) != len(cams) or not all(isinstance(c, str) and c for c in cams):
+            raise ValueError(f"cameras must be distinct camera names, e.g. ('top', 'front'), got {cameras!r}")
+        if encoder not in ('conv', 'keypoints'): raise ValueError(f"encoder must be 'conv' or 'keypoints', got {encoder!r}")
+        if encoder == 'conv' and size % 2**len(enc_channels): raise ValueError(f"size {size} must be divisible by {2**len(enc_channels)}")
+        # One tower per camera (as robomimic's per-camera encoders), the embeddings summed: the sum of per-camera linear
+        # heads is one linear head on the concatenated features. The first camera's tower keeps the one-camera module
+        # names, so one-camera checkpoints load unchanged.
+        self.enc_views = nn.ModuleList()
+        for v in range(len(cams)):
+            t = self._tower(encoder, size, enc_channels, keypoints, cond_dim)
+            if v: self.enc_views.append(t)
+            elif encoder == 'conv': self.enc = t['head']
+            else: self.enc_convs, self.enc_film, self.enc = t['convs'], t['film'], t['head']
         self.state_lin, self.no_state = nn.Linear(state_dim, cond_dim), nn.Parameter(torch.zeros(cond_dim))
         self.instr = nn.ModuleList([nn.Embedding(n, cond_dim) for n in (len(FAMILIES), len(BLOCKS), len(BLOCKS) + 1, len(DIRS) + 1)])
         self.obs_mlp = nn.Sequential(nn.Linear(3 * cond_dim, cond_dim), nn.SiLU(), nn.Linear(cond_dim, cond_dim))
@@ -95,26 +97,51 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
         self.blocks = nn.ModuleList([FiLMBlock(width, 2 * cond_dim) for _ in range(n_blocks)])
         self.register_buffer('state_mean', torch.zeros(state_dim)); self.register_buffer('state_std', torch.ones(state_dim))
 
+    @staticmethod
+    def _tower(encoder, size, enc_channels, keypoints, cond_dim)->nn.ModuleDict: # one camera's image encoder
+        layers, ci = [], 3
+        if encoder == 'conv':
+            for co in enc_channels: layers += [nn.Conv2d(ci, co, 4, 2, 1), nn.GroupNorm(8, co), nn.SiLU()]; ci = co
+            s = size // 2**len(enc_channels)
+            return nn.ModuleDict(dict(head=nn.Sequential(*layers, nn.Flatten(), nn.Linear(ci * s * s, cond_dim))))
+        # 'keypoints': conv maps FiLM-modulated by the instruction (as RT-1's FiLM-EfficientNet), so the keypoints can follow the named block
+        convs, film = nn.ModuleList(), nn.ModuleList()
+        for i, co in enumerate(enc_channels):
+            convs.append(nn.Sequential(nn.Conv2d(ci, co, 4, 2, 1) if i == 0 else nn.Conv2d(ci, co, 3, 1, 1), nn.GroupNorm(8, co))); ci = co
+            film.append(nn.Linear(cond_dim, 2 * co)); nn.init.zeros_(film[-1].weight); nn.init.zeros_(film[-1].bias)
+        return nn.ModuleDict(dict(convs=convs, film=film, head=nn.Sequential(nn.Conv2d(ci, keypoints, 1), SpatialSoftmax(), nn.Linear(2 * keypoints, cond_dim))))
+
+    @property
+    def cameras(self)->tuple: # camera names the encoder reads, canvas order
+        c = self.config.cameras; return (c,) if isinstance(c, str) else tuple(c)
+
+    @property
+    def n_views(self)->int: # V, cameras side by side in the frames `encode` takes
+        return len(self.cameras)
+
     def encode(self,
-                image,                 # (B, H, W, 3) uint8 frames (array or tensor)
+                image,                 # (B, H, V·W, 3) uint8 frames (array or tensor): the `cameras` side by side (V = 1: one camera's frame)
                 state,                 # (B, state_dim) float, or None (no proprioception, e.g. in the world model)
                 instr,                 # (B, 4) int64 from `encode_instruction`, or a list of B instruction strings
                 drop:Tensor|None=None, # (B,) bool: hide the state of these rows (training)
                )->Tensor:              # (B, cond_dim) observation embedding
-        "Embed an observation; ValueError naming expected vs got for a wrong frame size."
-        cfg, dev = self.config, self.no_state.device
+        "Embed an observation; ValueError naming expected vs got for a wrong frame size (or a canvas of other cameras' count)."
+        cfg, dev, S, V = self.config, self.no_state.device, self.config.size, self.n_views
         img = torch.as_tensor(np.asarray(image)) if not torch.is_tensor(image) else image
-        if img.ndim != 4 or tuple(img.shape[1:]) != (cfg.size, cfg.size, 3):
-            raise ValueError(f"image must be (B, {cfg.size}, {cfg.size}, 3) uint8, got {tuple(img.shape)}")
+        if img.ndim != 4 or tuple(img.shape[1:]) != (S, V * S, 3):
+            raise ValueError(f"image must be (B, {S}, {V * S}, 3) uint8" + (f" (cameras {list(self.cameras)} side by side)" if V > 1 else '') + f", got {tuple(img.shape)}")
         B = len(img)
         if isinstance(instr, (list, tuple)) and (not instr or isinstance(instr[0], str)): instr = encode_instruction(list(instr))
         ins = torch.as_tensor(np.asarray(instr) if not torch.is_tensor(instr) else instr, device=dev).long()
         h_ins = sum(e(ins[:, i]) for i, e in enumerate(self.instr))
-        x = to_model(img.to(dev))
-        if cfg.encoder == 'keypoints':
-            for conv, film in zip(self.enc_convs, self.enc_film):
-                sc, sh = film(h_ins)[:, :, None, None].chunk(2, 1); x = F.silu(conv(x) * (1 + sc) + sh)
-        h_img = self.enc(x)
+        xs, h_img = to_model(img.to(dev)), 0
+        towers = [dict(head=self.enc) | (dict(convs=self.enc_convs, film=self.enc_film) if cfg.encoder == 'keypoints' else {})] + list(self.enc_views)
+        for v, tw in enumerate(towers):
+            x = xs[..., v * S:(v + 1) * S]
+            if cfg.encoder == 'keypoints':
+                for conv, film in zip(tw['convs'], tw['film']):
+                    sc, sh = film(h_ins)[:, :, None, None].chunk(2, 1); x = F.silu(conv(x) * (1 + sc) + sh)
+            h_img = h_img + tw['head'](x)
         h_st = self.no_state.expand(B, -1)
         if state is not None:
             st = torch.as_tensor(np.asarray(state, np.float32) if not torch.is_tensor(state) else state, device=dev).float()
@@ -134,7 +161,7 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
         return self.out(h).transpose(1, 2)
 
     def sample(self,
-                obs:dict,                      # 'image' (B, H, W, 3) uint8, 'state' (B, S) or None, 'instruction' list of B str or (B, 4) tokens
+                obs:dict,                      # 'image' (B, H, V·W, 3) uint8 (see `encode`), 'state' (B, S) or None, 'instruction' list of B str or (B, 4) tokens
                 noise:Tensor|None=None,        # (B, horizon, A) initial noise x_T (None: drawn from `generator`)
                 eta:float=0.0,                 # DDIM η; > 0 makes every step Gaussian with a log-prob
                 generator:torch.Generator|None=None,
@@ -213,13 +240,15 @@ def chain_logprob(policy:DiffusionPolicy,
 # %% ../../nbs/60_rl.policy.ipynb #6a92dda7
 def chunk_dataset(episodes:list,  # list[Episode] with state
                   horizon:int=16, # H
-                 )->dict:         # 'image' (N, H, W, 3) uint8, 'state' (N, S), 'instr' (N, 4), 'actions' (N, horizon, A)
-    "Flatten episodes into (observation, action chunk) samples; ValueError for an episode without state."
+                  cameras:tuple=('top',), # cameras of the policy, canvas order
+                 )->dict:         # 'image' (N, H, V·W, 3) uint8 (the cameras side by side), 'state' (N, S), 'instr' (N, 4), 'actions' (N, horizon, A)
+    "Flatten episodes into (observation, action chunk) samples; ValueError for an episode without state, KeyError naming an episode's cameras when one of `cameras` is missing."
+    from playworld.core import tile_views
     imgs, sts, ins, acts = [], [], [], []
     for e in episodes:
         if e.state is None: raise ValueError(f"episode {e.instruction!r} has no state; the policy needs observation.state")
         T = len(e); pad = np.concatenate([e.actions, np.repeat(e.actions[-1:], horizon, 0)])
-        imgs.append(e.frames); sts.append(e.state); ins.append(np.repeat(encode_instruction(e.instruction)[None], T, 0))
+        imgs.append(tile_views(e, list(cameras))); sts.append(e.state); ins.append(np.repeat(encode_instruction(e.instruction)[None], T, 0))
         acts.append(np.stack([pad[t:t + horizon] for t in range(T)]))
     return dict(image=np.concatenate(imgs), state=np.concatenate(sts).astype(np.float32), instr=np.concatenate(ins),
                 actions=np.concatenate(acts).astype(np.float32))
@@ -238,7 +267,11 @@ def bc_loss(policy:DiffusionPolicy, sched:DDPMScheduler, batch:dict, # numpy/ten
     cfg, dev = policy.config, policy.no_state.device
     a = torch.as_tensor(batch['actions'], device=dev); B = len(a)
     img = torch.as_tensor(batch['image'])
-    if augment: img = ((random_shift(to_model(img), generator=generator) + 1) * 127.5).round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1)
+    if augment:   # each camera's view shifted on its own
+        V, x = policy.n_views, to_model(img); _, C, H, W = x.shape; W //= V
+        x = random_shift(x.reshape(B, C, H, V, W).permute(0, 3, 1, 2, 4).reshape(B * V, C, H, W), generator=generator)
+        x = x.reshape(B, V, C, H, W).permute(0, 2, 3, 1, 4).reshape(B, C, H, V * W)
+        img = ((x + 1) * 127.5).round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1)
     drop = torch.rand(B, generator=generator) < cfg.state_dropout
     c = policy.encode(img, batch['state'], batch['instr'], drop=drop)
     n = torch.randn(a.shape, generator=generator).to(dev)
@@ -257,7 +290,7 @@ def train_bc(policy:DiffusionPolicy,
             )->list:                 # [(step, mean loss)] learning curve
     "Behaviour cloning of the diffusion policy on demos (fits the state normalisation first)."
     if not episodes: raise ValueError("train_bc needs at least one episode")
-    data = chunk_dataset(episodes, policy.config.horizon)
+    data = chunk_dataset(episodes, policy.config.horizon, policy.cameras)
     policy.state_mean.copy_(torch.from_numpy(data['state'].mean(0))); policy.state_std.copy_(torch.from_numpy(data['state'].std(0) + 1e-3))
     g, rng = torch.Generator().manual_seed(seed), np.random.default_rng(seed)
     sched, _ = make_schedulers(policy.config)
@@ -317,7 +350,8 @@ class PolicyRunner:
     def reset(self, *a): self.queue = []
     def __call__(self, env:TabletopEnv)->np.ndarray: # (4,) float32 action
         if not self.queue:
-            obs = dict(image=env.render()[None], state=env.state()[None] if self.use_state else None, instruction=[env.task.instruction])
+            img = np.concatenate([env.render(c) for c in self.policy.cameras], 1)   # (H, V·W, 3): the policy's cameras side by side
+            obs = dict(image=img[None], state=env.state()[None] if self.use_state else None, instruction=[env.task.instruction])
             with torch.no_grad():
                 c = _obs_cond(self.policy, obs)
                 noise = None if self.noise_fn is None else self.noise_fn(c)
@@ -345,7 +379,7 @@ def evaluate_real(policy:DiffusionPolicy,
                   noise_fn=None,             # see `PolicyRunner`
                   return_episodes:bool=False,
                   scene=None,                # `Scene` to play in (None: the real tabletop, `Scene()`)
-                  cameras:tuple=('top',),    # cameras the returned episodes record (the policy sees the first)
+                  cameras:tuple=('top',),    # cameras the returned episodes record (the policy renders its own `cameras`)
                  )->dict:                    # family -> {n, successes, rate, ci_low, ci_high}; 'all' pooled; 'episodes' if asked
     "Success rate of the policy in the real `TabletopEnv` (or another `scene`) per family, with Wilson 95 % intervals; ValueError for an unknown family."
     if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {FAMILIES}")
@@ -378,7 +412,7 @@ class policy_stream:
             raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
         self.policy = str(policy) if isinstance(policy, (str, Path)) else policy
         self.policy_id = policy_id or (f'policy:{Path(policy).name}' if isinstance(policy, (str, Path)) else 'diffusion-policy')
-    def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, cameras:tuple=('top',)): # cameras recorded; the policy sees the first
+    def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, cameras:tuple=('top',)): # cameras recorded (the policy renders its own)
         from playworld.core import derive_seed
         from playworld.eval.judge import run_full
         pol = load_policy(self.policy) if isinstance(self.policy, str) else self.policy
@@ -391,3 +425,27 @@ class policy_stream:
                 yield run_full(env, PolicyRunner(pol, seed=s, policy_id=self.policy_id), obs, max_steps, 'play', self.policy_id)
         finally: env.close()
 
+
+# %% ../../nbs/60_rl.policy.ipynb #a01bd35f
+class ImageAgent:
+    """A diffusion policy as an image policy of the policy evaluation (`eval.policy.evaluate_models(agents=...)`):
+    image-only (no proprioception, as inside a world model), receding-horizon chunks, initial noise seeded per episode
+    (`runner(seed)` in the real tabletop, `actor(seed)` in the world model). ValueError for an unknown family."""
+    def __init__(self, policy,             # a `DiffusionPolicy`, or the folder `save_policy` wrote
+                 family:str='lift',        # the task family it was trained for (its evaluation scenes)
+                 noise_fn=None):           # optional DSRL steering, callable(cond (B, C)) -> (B, horizon, A)
+        if family not in TASK_FAMILIES: raise ValueError(f"family {family!r}: expected one of {list(TASK_FAMILIES)}")
+        self.policy = load_policy(policy) if isinstance(policy, (str, Path)) else policy
+        self.family, self.noise_fn = family, noise_fn
+        self.cameras, self.views, self.n_exec = self.policy.cameras, self.policy.n_views, self.policy.config.n_exec
+    def runner(self, seed:int): # -> `PolicyRunner` (callable(env) -> (A,) action), image-only
+        return PolicyRunner(self.policy, use_state=False, seed=seed, noise_fn=self.noise_fn)
+    def actor(self, seed:int):  # -> callable(images (B, H, V·W, 3) uint8, instructions) -> (B, horizon, A) chunks, for `imagine_rollouts`
+        pol, gen = self.policy, torch.Generator().manual_seed(seed); H, A = pol.config.horizon, pol.config.action_dim
+        def act(images, instructions):
+            tok = encode_instruction([instructions] * len(images) if isinstance(instructions, str) else list(instructions))
+            with torch.no_grad():
+                cond = pol.encode(images, None, tok)
+                noise = torch.randn((len(images), H, A), generator=gen) if self.noise_fn is None else self.noise_fn(cond)
+                return pol.sample(dict(image=images, state=None, instruction=tok), noise=noise, cond=cond)
+        return act

@@ -10,14 +10,14 @@ from typing import ClassVar
 import numpy as np
 import torch
 from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
-from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES
+from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES, CAMERAS
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
 from ..eval.judge import judge_cameras, check_judge_cameras
 from ..config import Presets, to_jsonable
 from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates)
-from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras
+from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras, policy_views
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, load_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
@@ -83,14 +83,15 @@ def imagined_success(policy:DiffusionPolicy,
     if not starts: raise ValueError("imagined_success needs at least one start state")
     env, gen = WorldModelEnv(wm, seed=seed), torch.Generator().manual_seed(seed)
     H, A, n_exec = policy.config.horizon, policy.config.action_dim, policy.config.n_exec
-    def act(images, ins):                   # images (B, H, W, 3) uint8 tensor -> chunk (B, horizon, A)
+    views = policy_views(policy, env)       # a policy of several cameras reads the canvas's first `views`
+    def act(images, ins):                   # images (B, H, V·W, 3) uint8 tensor -> chunk (B, horizon, A)
         tok = encode_instruction(ins); cond = policy.encode(images, None, tok)
         noise = torch.randn((len(images), H, A), generator=gen) if noise_fn is None else noise_fn(cond)
         return policy.sample(dict(image=images, state=None, instruction=tok), noise=noise, cond=cond)
     oks, frames = [], []
     for b0 in range(0, len(starts), batch):
         sb = starts[b0:b0 + batch]
-        r = imagine_rollouts(env, np.stack([s['context'] for s in sb]), [s['instruction'] for s in sb], act, steps, n_exec, judge)
+        r = imagine_rollouts(env, np.stack([s['context'] for s in sb]), [s['instruction'] for s in sb], act, steps, n_exec, judge, views=views)
         oks.append(r['success'])
         if return_frames: frames.append(r['frames'])
     ok = np.concatenate(oks)
@@ -281,7 +282,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                 env = WorldModelEnv(wm, seed=seed)
                 starts = wm_starts()
             else:
-                env = SceneGroupEnv(None, size, n_ctx, judge_cameras(judge) if a == 'judge_real' else ('top',))
+                env = SceneGroupEnv(None, size, n_ctx, judge_cameras(judge) if a == 'judge_real' else base.cameras, base.n_views)   # the policy sees its cameras, the judge its own
                 starts = env.starts(n_starts, fam, 50_000 + seed)
             reward = env.judge if a == 'oracle' else env.judged_by(judge) if a == 'judge_real' else judge   # judge_real: the judge sees every camera it reads
             r = train_grpo(p, env, reward, starts, seed=seed, log=log, callback=cb, **grpo)
@@ -400,7 +401,7 @@ def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never
     for k, p in (policies or {}).items():
         res[k] = vs_base(ms(p)); save(); log(f"[scenario] {k} in the scene: {res[k]['real_success']:.2f}")
     seed_everything(seed); p, t0 = copy.deepcopy(base).requires_grad_(True), time.time()
-    env = SceneGroupEnv(scene, base.config.size, 4); starts = env.starts(n_starts, fam, start_seed)
+    env = SceneGroupEnv(scene, base.config.size, 4, base.cameras, base.n_views); starts = env.starts(n_starts, fam, start_seed)
     cb = _curve_cb(p, fam, curve_real, curve_every, max_steps=max_steps, scene=scene, seed=81_000)
     r = train_grpo(p, env, env.judge, starts, seed=seed, log=log, callback=cb, **grpo); env.close()
     save_policy(p, out/'policies'/'rl')
@@ -528,6 +529,7 @@ class Params(Presets):
     demo_episodes:int = 300   # scripted demos per family for BC, bc_more and Dyna, episodes (≥ 1)
     bc_steps:int = 7000       # behaviour-cloning steps of the base at batch 64, steps (≥ 1)
     bc_max_seconds:int = 0    # stop behaviour cloning after this long, s (0: no limit)
+    policy_cameras:list = dataclasses.field(default_factory=lambda: ['top'])  # cameras the behaviour-cloned base reads, canvas order (list of tabletop camera names, e.g. ['top', 'front'])
     rl_updates:int = 48       # updates of every RL arm, updates (≥ 1)
     groups:int = 8            # start layouts per update, groups (≥ 1)
     group_size:int = 8        # rollouts per group G, rollouts (≥ 2)
@@ -569,6 +571,9 @@ class Params(Presets):
             v = getattr(self, k)
             if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
         if self.distractors > 3: raise ValueError(f"parameter distractors={self.distractors!r}: expected an integer from 0 to 3")
+        if (not isinstance(self.policy_cameras, list) or not self.policy_cameras or len(set(self.policy_cameras)) != len(self.policy_cameras)
+                or any(c not in CAMERAS for c in self.policy_cameras)):
+            raise ValueError(f"parameter policy_cameras={self.policy_cameras!r}: expected a list of distinct names from {list(CAMERAS)}")
         if not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a number > 0")
         if not self.kl_coef >= 0: raise ValueError(f"parameter kl_coef={self.kl_coef!r}: expected a number >= 0")
         if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
@@ -610,7 +615,7 @@ def _base(p:Params, family:str, demos:list, out:Path, size:int)->tuple: # (base 
     mine = out/'rl'/'policies'/family/'base'
     if (mine/'config.json').exists(): return load_policy(mine), 0.0, str(mine)
     seed_everything(p.seed + 7 * sum(map(ord, family)))   # the base's initial weights and BC draws: the same in every process for these settings
-    base = DiffusionPolicy(size=size, **BASE_POLICY); t0 = time.time()
+    base = DiffusionPolicy(size=size, **BASE_POLICY, cameras=tuple(p.policy_cameras)); t0 = time.time()
     train_bc(base, demos, steps=p.bc_steps, batch_size=64, seed=p.seed, time_limit_s=p.bc_max_seconds or None, bf16=native_bf16())
     return base, time.time() - t0, f'BC on {len(demos)} demos, {p.bc_steps} steps'
 

@@ -97,7 +97,7 @@ def simgap_experiment(base:DiffusionPolicy,   # the BC base policy (copied, neve
     ex = {k: expert_success(sc, n_expert, fam, max_steps=max_steps)['all'] for k, sc in (('real', None), ('sim', scene))} if n_expert else {}
     res['gap'] = gap | {f'expert_{k}': v for k, v in ex.items()} | dict(seconds=time.time() - t0); save()
     log(f"[simgap] frames real vs sim: PSNR {gap['psnr']:.1f} dB (different real layouts: {gap['psnr_other_layout']:.1f} dB); expert {ex.get('real', {}).get('rate')} real, {ex.get('sim', {}).get('rate')} sim")
-    sim = SceneGroupEnv(scene, base.config.size, wm.config.n_ctx)
+    sim = SceneGroupEnv(scene, base.config.size, wm.config.n_ctx, base.cameras, base.n_views)
     def ms(p):
         m = measure(p, wm, judge, fam, n_real, n_imagined, max_steps=max_steps)
         s = evaluate_real(p, n_sim, fam, max_steps=max_steps, use_state=False, return_episodes=True, scene=scene)

@@ -23,21 +23,24 @@ def _advance(env, a:torch.Tensor, # (B, k, A) float actions on the env's device
 def imagine_rollouts(env,                # `WorldModelEnv`, or any env with its batched reset/step (e.g. `SceneGroupEnv`)
                      context,            # (B, n_ctx, H, W, 3) uint8 start frames
                      instruction,        # one instruction for all rows, or a list of B (handed to `act` and `judge` as given)
-                     act,                # callable(images (B, H, W, 3) uint8 tensor on the env's device, instruction) -> chunk (B, K, A) or (chunk, record dict); a multi-camera world model's `act` sees its first camera
+                     act,                # callable(images (B, H, V·W, 3) uint8 tensor on the env's device, instruction) -> chunk (B, K, A) or (chunk, record dict); it sees the canvas's first `views` cameras
                      steps:int,          # imagined frames per rollout
                      n_exec:int=8,       # actions executed per chunk before replanning
                      judge=None,         # callable(frames (B, 1+steps, H, W, 3) uint8 ndarray, instruction) -> (B,) success; called once, at the end
                      actions=None,       # (B, n_ctx-1, A) actions of the context frames (None: zeros)
                      seed:int|None=None, # reseed the env's sampling noise (None: continue its stream)
+                     views:int=1,        # V, the leading cameras of a multi-camera canvas `act` sees (1: the first camera, as a one-camera policy)
                     )->dict:             # see below
-    """B imagined rollouts of `act` with receding-horizon chunks; ValueError for a chunk that is not (B, K >= 1, A).
+    """B imagined rollouts of `act` with receding-horizon chunks; ValueError for a chunk that is not (B, K >= 1, A), or
+    for more `views` than the env's frames hold.
 
     Returns 'frames' (B, 1+steps, H, W, 3) uint8 ndarray (the last context frame, then the imagined ones), 'actions'
     (B, steps, A) float32 ndarray (as `act` gave them), 'records' (one dict per chunk that `act` recorded, plus 'image'
-    (B, H, W, 3) uint8 tensor: the frames it was planned from, the first camera's view of a multi-camera canvas) and, with a judge, 'success' (B,) bool and 'reward'
+    (B, H, V·W, 3) uint8 tensor: the frames it was planned from, the first `views` cameras of a multi-camera canvas) and, with a judge, 'success' (B,) bool and 'reward'
     (B,) float32."""
     ctx = np.asarray(context); B = len(ctx); nv = getattr(env, 'n_views', 1)
-    see = (lambda im: im[..., :im.shape[-2] // nv, :]) if nv > 1 else (lambda im: im)   # the policy sees the canvas's first camera (as in `SceneGroupEnv`), the judge every camera
+    if not isinstance(views, int) or not 1 <= views <= nv: raise ValueError(f"views={views!r}: the env's frames hold {nv} camera(s)")
+    see = (lambda im: im[..., :im.shape[-2] // nv * views, :]) if views < nv else (lambda im: im)   # the policy sees its cameras, the judge every camera
     o = dict(context=ctx) | ({} if actions is None else dict(actions=actions)) | (dict(instruction=instruction) if isinstance(instruction, str) else {})
     env.reset(seed=seed, options=o)
     dev = getattr(env, 'device', torch.device('cpu'))
