@@ -58,3 +58,5 @@ def test_evaluate_policy_with_a_diffusion_policy(tmp_path, capsys):
     assert json.loads((tmp_path/'ev'/'metrics.json').read_text())['n_policies'] == 2
     assert main(['evaluate', 'policy', '--episodes', '1', '--image-policy', str(base), '--out', str(tmp_path/'x')]) == 2
     assert 'expected NAME=DIR' in capsys.readouterr().err
+    assert main(['evaluate', 'policy', '--episodes', '1', '--policies', 'none', '--image-policy', f'bc={base}', '--out', str(tmp_path/'y')]) == 2
+    assert 'at least 2 policies' in capsys.readouterr().err   # image policies alone need two of them

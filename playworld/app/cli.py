@@ -591,7 +591,7 @@ def _cmd_evaluate_policy(a):
     wm = load_world_model(ck); cams = wm_cameras(wm)
     jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge of the model's cameras {list(cams)} found: give --judge")
     judge = load_judge(jp)
-    pol = a.policies.split(',') if a.policies else None
+    pol = [] if a.policies == 'none' else a.policies.split(',') if a.policies else None
     from playworld.eval.coverage import CoverageIndex
     cov = a.coverage or (Path(ck)/'coverage.npz' if (Path(ck)/'coverage.npz').exists() else None)
     if cov and Path(cov).is_dir():                                      # a store of the model's training data: fit the index now
@@ -623,7 +623,7 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
     p.add_argument('--judge', help="judge folder written by Judge.save / train_judge (default: the shipped judge of the model's cameras: data_samples/tabletop_judge for top + front, data_samples/tabletop_judge_top for top)")
     p.add_argument('--episodes', type=int, default=10, help='episodes per policy (N)')
-    p.add_argument('--policies', help='comma-separated policy ids of GRADED (default: all 11)')
+    p.add_argument('--policies', help="comma-separated policy ids of GRADED (default: all 11; 'none': the --image-policy ones alone)")
     p.add_argument('--image-policy', action='append', metavar='NAME=DIR', help='a saved diffusion policy evaluated image-only beside the graded ones, on the same layouts with its own family (repeatable)')
     p.add_argument('--image-family', default='lift', help='task family of the --image-policy policies (default: lift)')
     p.add_argument('--steps', type=int, default=60, help='steps per episode')
