@@ -16,7 +16,7 @@ from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
 from ..eval.judge import judge_cameras, check_judge_cameras
 from ..config import Presets, to_jsonable
-from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates)
+from ..rl.policy import (DiffusionPolicy, encode_instruction, train_bc, evaluate_real, save_policy, load_policy, success_rates, ImageAgent)
 from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras, policy_views
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, load_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
@@ -81,13 +81,9 @@ def imagined_success(policy:DiffusionPolicy,
     "Success of `policy` inside the world model as the judge sees it; ValueError when the policy and world-model frame sizes differ."
     if policy.config.size != wm.config.size: raise ValueError(f"policy frames are {policy.config.size} px, the world model's {wm.config.size} px")
     if not starts: raise ValueError("imagined_success needs at least one start state")
-    env, gen = WorldModelEnv(wm, seed=seed), torch.Generator().manual_seed(seed)
-    H, A, n_exec = policy.config.horizon, policy.config.action_dim, policy.config.n_exec
+    env, n_exec = WorldModelEnv(wm, seed=seed), policy.config.n_exec
     views = policy_views(policy, env)       # a policy of several cameras reads the canvas's first `views`
-    def act(images, ins):                   # images (B, H, V·W, 3) uint8 tensor -> chunk (B, horizon, A)
-        tok = encode_instruction(ins); cond = policy.encode(images, None, tok)
-        noise = torch.randn((len(images), H, A), generator=gen) if noise_fn is None else noise_fn(cond)
-        return policy.sample(dict(image=images, state=None, instruction=tok), noise=noise, cond=cond)
+    act = ImageAgent(policy, noise_fn=noise_fn).actor(seed)   # one noise stream, seeded once, over every batch
     oks, frames = [], []
     for b0 in range(0, len(starts), batch):
         sb = starts[b0:b0 + batch]
