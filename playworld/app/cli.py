@@ -638,20 +638,23 @@ def add_policy_parser(sub # the `evaluate` group's `add_subparsers()` object
 def _cmd_evaluate_real(a):
     "playworld evaluate real: a saved policy's real success on fresh layouts with its Wilson 95 % interval; returns the result."
     from playworld.core import atomic_write, write_json
-    from playworld.envs.tabletop import TASK_FAMILIES
+    from playworld.envs.tabletop import TASK_FAMILIES, task_family
     from playworld.rl.policy import evaluate_real
     from playworld.studies.rl import load_arm_policy
     if a.family not in TASK_FAMILIES: raise ValueError(f"--family {a.family!r}: expected one of {list(TASK_FAMILIES)}")
+    if a.instruction is not None and task_family(a.instruction) != a.family:   # ValueError naming an unknown instruction
+        raise ValueError(f"--instruction {a.instruction!r} is a {task_family(a.instruction)!r} task, not --family {a.family!r}")
     if a.episodes < 1: raise ValueError(f"--episodes {a.episodes}: expected at least 1 episode")
     from playworld.envs.tabletop import Scene
     scene = Scene(distractors=a.distractors)   # ValueError naming the count unless 0..3
     pol, nf = load_arm_policy(a.policy, a.seed)
-    r = evaluate_real(pol, a.episodes, (a.family,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf, scene=scene)[a.family]
-    res = dict(family=a.family, n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
+    task = a.instruction or a.family
+    r = evaluate_real(pol, a.episodes, (task,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf, scene=scene)[task]
+    res = dict(family=a.family, **({'instruction': a.instruction} if a.instruction else {}), n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
                policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, distractors=a.distractors)
     if a.out:
         write_json(a.out, res)
-    print(json.dumps(res) if a.json else f"{a.family}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
+    print(json.dumps(res) if a.json else f"{task}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")
     return res
 
 def _undef(v)->str: # a rate to 3 decimals, or 'undefined' (None: the labels hold one class); a rate of 0 stays 0.000
@@ -769,6 +772,7 @@ def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--max-steps', type=int, default=60, help='steps per episode')
     p.add_argument('--use-state', action='store_true', help='give the policy the proprioceptive state (default: image-only, as the RL arms act)')
     p.add_argument('--distractors', type=int, default=0, help='extra objects on the table that no task names, 0 to 3 (World-Gymnast\'s distractor scenario)')
+    p.add_argument('--instruction', help="one instruction of FAMILY for every layout, e.g. 'lift the blue block' (default: the layout's own block)")
     p.add_argument('--json', action='store_true', help='print {"family", "n", "successes", "rate", "ci", ...} as JSON')
     p.add_argument('--out', help='also write the JSON to this file')
     p.set_defaults(func=_cmd_evaluate_real)

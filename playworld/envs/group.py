@@ -5,7 +5,7 @@
 # %% ../../nbs/11_envs.group.ipynb #e92a638b
 from __future__ import annotations
 import numpy as np
-from .tabletop import TabletopEnv, Scene, TASK_FAMILIES
+from .tabletop import TabletopEnv, Scene, TASK_FAMILIES, task_family
 
 # %% auto #0
 __all__ = ['SceneGroupEnv']
@@ -24,16 +24,22 @@ class SceneGroupEnv:
         self.envs, self._layouts, self.success, self.t, self.instruction, self._rec = [], {}, None, 0, '', []
 
     def starts(self, n:int,                 # start states
-               families=('lift',),          # task families, in turn (as `real_starts`)
-               seed:int=50_000)->list:      # layout seeds seed, seed+1, ...; -> dicts as `real_starts`, frames of this scene
-        "Start states of layout seeds `seed …` rendered in this scene; ValueError for an unknown family."
-        if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {tuple(TASK_FAMILIES)}")
+               families=('lift',),          # task families or instructions ('lift the blue block'), in turn (as `real_starts`)
+               seed:int=50_000,             # layout seeds seed, seed+1, ...
+               prefixes:list|None=None,     # n (t_i, 4) action arrays: start i begins after replaying them ("from any frame", `TabletopEnv.reset`)
+              )->list:                      # dicts as `real_starts` (+ 'prefix_len'), frames of this scene
+        """Start states of layout seeds `seed …` rendered in this scene, each at its layout's first frame or, with
+        `prefixes`, at the frame its recorded actions lead to (the context is then the frame repeated, as for a fresh
+        layout). ValueError for an unknown family or instruction, or a prefix list that is not n long."""
+        for f in families: task_family(f)                                       # ValueError naming a bad one
+        if prefixes is not None and len(prefixes) != n: raise ValueError(f"prefixes must hold one action array per start (n={n}), got {len(prefixes)}")
         self._pool(1); out = []
         for i in range(n):
-            f = families[i % len(families)]
-            obs, info = self.envs[0].reset(seed=seed + i, options={'task': f})
-            im = self._see(obs); self._layouts[im.tobytes()] = (seed + i, f, info['instruction'])
-            out.append(dict(context=np.repeat(im[None], self.n_ctx, 0), instruction=info['instruction'], seed=seed + i, family=f))
+            f, pre = families[i % len(families)], None if prefixes is None else np.asarray(prefixes[i], np.float32)
+            obs, info = self.envs[0].reset(seed=seed + i, options={'task': f, 'prefix': pre})
+            im = self._see(obs); self._layouts[im.tobytes()] = (seed + i, f, info['instruction'], pre)
+            out.append(dict(context=np.repeat(im[None], self.n_ctx, 0), instruction=info['instruction'], seed=seed + i,
+                            family=task_family(f), prefix_len=0 if pre is None else len(pre)))
         return out
 
     def _pool(self, G:int):
@@ -47,9 +53,9 @@ class SceneGroupEnv:
         if ctx.ndim == 4: ctx = ctx[None]
         key = ctx[0, -1].tobytes() if ctx.ndim == 5 else b''
         if key not in self._layouts: raise ValueError("options['context'] must be the context of a start made by this simulator's `starts` (G, n_ctx, H, W, 3) uint8")
-        s, fam, ins = self._layouts[key]
+        s, fam, ins, pre = self._layouts[key]
         if (want := (options or {}).get('instruction')) and want != ins: raise ValueError(f"instruction {want!r} differs from the start's {ins!r}")
-        G = len(ctx); self._pool(G); obs = [e.reset(seed=s, options={'task': fam})[0] for e in self.envs[:G]]
+        G = len(ctx); self._pool(G); obs = [e.reset(seed=s, options={'task': fam, 'prefix': pre})[0] for e in self.envs[:G]]
         self.G, self.success, self.t, self.instruction, self._img = G, np.zeros(G, bool), 0, ins, np.stack([self._see(o) for o in obs])
         if len(self.cameras) > 1: self._cv = np.stack([self._tile(o) for o in obs]); self._rec = [self._cv.copy()]
         return dict(image=self._img.copy()), dict(instruction=ins, step=0)

@@ -30,8 +30,8 @@ __all__ = ['mujoco', 'BLOCKS', 'COLORS', 'TABLE_Z', 'HALF', 'BOWL_R', 'PLATE_R',
            'HOME', 'SPAWN_LO', 'SPAWN_HI', 'GRASP_Z', 'CARRY_Z', 'GRIP_OPEN', 'GRIP_CLOSED', 'SHAPES', 'DISTRACTORS',
            'DISTRACTOR_R', 'DISTRACTOR_H', 'PUSH_DIRS', 'PUSH_DIST', 'LIFT_HEIGHT', 'TASK_FAMILIES', 'PAIR_FAMILIES',
            'CAMERAS', 'TOWER_P', 'EVENTS', 'DISPLACE_M', 'TOPPLE_DEG', 'MISS_GAP', 'DROP_M', 'import_mujoco', 'Scene',
-           'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'TabletopEnv', 'check_action', 'CameraFrames',
-           'Expert', 'expert_rollout']
+           'tabletop_xml', 'Task', 'all_tasks', 'parse_instruction', 'task_family', 'TabletopEnv', 'check_action',
+           'CameraFrames', 'Expert', 'expert_rollout']
 
 # %% ../../nbs/10_envs.tabletop.ipynb #686fd0dc
 BLOCKS = ('red', 'green', 'blue')             # block names = colours = MJCF body and geom names
@@ -222,6 +222,13 @@ def parse_instruction(text:str # an instruction, e.g. 'put the red block in the 
     forms = '; '.join(f"'{t}'" for t in TASK_FAMILIES.values())
     raise ValueError(f"unknown instruction {text!r}; expected one of the forms {forms}, with blocks from {BLOCKS} "
                      f"(two different blocks for stack and knock) and dir from {tuple(PUSH_DIRS)}")
+
+def task_family(spec:str # a task family ('lift') or one instruction ('lift the blue block')
+               )->str:   # its family
+    "The family of a task spec as `TabletopEnv(task=...)` takes it; ValueError naming the spec when it is neither a family nor an instruction."
+    if spec in TASK_FAMILIES: return spec
+    try: return parse_instruction(spec).family
+    except (ValueError, TypeError) as e: raise ValueError(f"task {spec!r}: expected a family of {tuple(TASK_FAMILIES)} or an instruction ({e})") from None
 
 # %% ../../nbs/10_envs.tabletop.ipynb #83efbbd7
 CAMERAS = ('top', 'front')   # cameras of the scene
@@ -456,12 +463,19 @@ class TabletopEnv(gym.Env):
         raise RuntimeError(f"no layout found in which {spec!r} is possible")
 
     def reset(self, seed:int|None=None, # reseed the env RNG
-              options:dict|None=None # 'instruction' (str), 'task' (family) and/or 'keep_scene' (bool, reset-free)
+              options:dict|None=None # 'instruction' (str), 'task' (family or instruction), 'keep_scene' (bool, reset-free), 'prefix' ((t, 4) actions)
              )->tuple:               # (obs, info) with info 'instruction', 'task', 'success', 'events' ([]), 'auto_reset'
-        "New task; new layout unless `keep_scene` (then only if a block left the reach: info['auto_reset']); ValueError for unknown options/instructions or a task impossible in a kept scene."
+        """New task; new layout unless `keep_scene` (then only if a block left the reach: info['auto_reset']).
+        With 'prefix', the actions of a recorded attempt up to its frame t are replayed silently after the layout, so the
+        episode starts at that frame ("from any frame" starts, as World-Gymnast's; MuJoCo is deterministic, so the same
+        seed, task and prefix give the same state). The step count restarts at 0 there; success keeps the layout's
+        reference positions, and info['success'] says whether the prefix already solved the task. ValueError for unknown
+        options/instructions, a prefix that is not (t, 4) finite actions, or a task impossible in a kept scene."""
         super(TabletopEnv, self).reset(seed=seed)
         o = dict(options or {})
-        if (bad := set(o) - {'instruction', 'task', 'keep_scene'}): raise ValueError(f"unknown reset options {sorted(bad)}; expected 'instruction', 'task', 'keep_scene'")
+        if (bad := set(o) - {'instruction', 'task', 'keep_scene', 'prefix'}): raise ValueError(f"unknown reset options {sorted(bad)}; expected 'instruction', 'task', 'keep_scene', 'prefix'")
+        pre = np.zeros((0, 4), np.float32) if o.get('prefix') is None else np.asarray(o['prefix'], np.float32)
+        if pre.ndim != 2 or pre.shape[1] != 4 or not np.isfinite(pre).all(): raise ValueError(f"options['prefix'] must be (t, 4) finite actions, got shape {pre.shape}")
         spec = o.get('instruction') or o.get('task') or self.task_spec
         if spec is not None and spec not in TASK_FAMILIES: parse_instruction(spec)
         keep = bool(o.get('keep_scene', False))
@@ -470,6 +484,8 @@ class TabletopEnv(gym.Env):
         self.task = self._choose(spec, keep and not auto)
         self._steps, self._start = 0, {b: self.pos(b) for b in BLOCKS}
         self._prev, self._succ = self._snapshot(self.touching()), self.success()
+        for a in pre: self.step(a)                                              # replay the recorded attempt up to its frame t
+        if len(pre): self._steps, self._prev, self._succ = 0, self._snapshot(self.touching()), self.success()
         return self._obs(), dict(self._info(), events=[], auto_reset=auto)
 
     def _command(self, action # (4,) [dx, dy, dz, grip], any array-like

@@ -13,7 +13,7 @@ from diffusers import ModelMixin, ConfigMixin, DDPMScheduler, DDIMScheduler
 from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import Timesteps, TimestepEmbedding
 from ..core import to_model, load_checkpoint_file
-from ..envs.tabletop import TabletopEnv, TASK_FAMILIES, BLOCKS, PUSH_DIRS, parse_instruction
+from ..envs.tabletop import TabletopEnv, TASK_FAMILIES, BLOCKS, PUSH_DIRS, parse_instruction, task_family
 from ..envs.policies import wilson, run_episode
 
 # %% auto #0
@@ -372,7 +372,7 @@ def success_rates(ok,              # (N,) bool outcomes
 
 def evaluate_real(policy:DiffusionPolicy,
                   n:int=50,                  # episodes per family
-                  families=('lift',),        # task families
+                  families=('lift',),        # task families, or instructions ('lift the blue block')
                   seed:int=90_000,           # layout seeds seed, seed+1, ... (demos use other seeds)
                   max_steps:int=60,          # steps per episode
                   use_state:bool=True,       # see `PolicyRunner`
@@ -380,14 +380,18 @@ def evaluate_real(policy:DiffusionPolicy,
                   return_episodes:bool=False,
                   scene=None,                # `Scene` to play in (None: the real tabletop, `Scene()`)
                   cameras:tuple=('top',),    # cameras the returned episodes record (the policy renders its own `cameras`)
-                 )->dict:                    # family -> {n, successes, rate, ci_low, ci_high}; 'all' pooled; 'episodes' if asked
-    "Success rate of the policy in the real `TabletopEnv` (or another `scene`) per family, with Wilson 95 % intervals; ValueError for an unknown family."
-    if (bad := [f for f in families if f not in TASK_FAMILIES]): raise ValueError(f"unknown families {bad}; expected some of {FAMILIES}")
+                  prefixes:list|None=None,   # n (t_i, 4) action arrays: layout seed+i starts after replaying prefixes[i] ("from any frame")
+                 )->dict:                    # family (or instruction) -> {n, successes, rate, ci_low, ci_high}; 'all' pooled; 'episodes' if asked
+    """Success rate of the policy in the real `TabletopEnv` (or another `scene`) per family, with Wilson 95 % intervals.
+    With `prefixes`, each episode starts where a recorded attempt's first actions left the layout and runs `max_steps`
+    more. ValueError for an unknown family or instruction, or a prefix list that is not n long."""
+    for f in families: task_family(f)                                         # ValueError naming a bad one
+    if prefixes is not None and len(prefixes) != n: raise ValueError(f"prefixes must hold one action array per layout (n={n}), got {len(prefixes)}")
     env = TabletopEnv(size=policy.config.size, max_steps=max_steps, scene=scene, cameras=tuple(cameras))
     eps, ok, fam = [], [], []
     for f in families:
         for i in range(n):
-            obs, _ = env.reset(seed=seed + i, options={'task': f})
+            obs, _ = env.reset(seed=seed + i, options={'task': f, 'prefix': None if prefixes is None else prefixes[i]})
             run = PolicyRunner(policy, use_state=use_state, seed=seed + i, noise_fn=noise_fn)
             ep = run_episode(env, run, obs, source='play'); ok.append(ep.success); fam.append(f)
             if return_episodes: eps.append(ep)

@@ -10,7 +10,8 @@ from typing import ClassVar
 import numpy as np
 import torch
 from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
-from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES, CAMERAS
+from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES, CAMERAS, Expert, task_family
+from ..play.collect import NoisyExecutor
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
@@ -25,10 +26,10 @@ from ..core import write_json
 
 
 # %% auto #0
-__all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'KEY', 'STAGE', 'paired_starts', 'store_starts',
-           'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy', 'rl_ladder',
-           'merge_ladders', 'scene_scenario', 'dyna_iteration', 'rl_metrics', 'rl_curves_figure', 'ladder_figure',
-           'Params', 'check_inputs', 'run', 'section']
+__all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'FRAME_SOURCES', 'KEY', 'STAGE', 'paired_starts',
+           'store_starts', 'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy',
+           'rl_ladder', 'merge_ladders', 'frame_prefixes', 'scene_scenario', 'dyna_iteration', 'rl_metrics',
+           'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -364,10 +365,39 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
     return merged[family]
 
 # %% ../../nbs/81_studies.rl.ipynb #c935e129
+FRAME_SOURCES = ('demo', 'play', 'mixed')   # who recorded the attempts "from any frame" starts are cut from
+
+def frame_prefixes(n:int,                # layouts: seeds seed … seed+n-1
+                   task:str='lift',      # a task family or one instruction
+                   seed:int=0,           # first layout seed
+                   source:str='demo',    # 'demo' (the scripted expert), 'play' (play's noisy executor) or 'mixed' (in turn)
+                   rng_seed:int=0,       # seeds the cut frames and the play perturbations
+                   max_steps:int=60,     # steps per recorded attempt
+                   scene:Scene|None=None,
+                  )->list:               # n (t_i, 4) float32 action arrays: attempt i's actions before its cut frame t_i
+    """"From any frame" starts (World-Gymnast §4.3) in the simulator: on each layout an attempt is recorded (demo or
+    play, as the workbench's collectors act) and cut at a frame drawn uniformly among those before it succeeded (0 ≤ t <
+    its success step; any frame of a failed attempt). Replaying the prefix with `TabletopEnv.reset(options={'prefix'})`
+    restores that frame's exact state, so RL and the real check can start there. ValueError for an unknown task or source."""
+    task_family(task)
+    if source not in FRAME_SOURCES: raise ValueError(f"source {source!r}: expected one of {FRAME_SOURCES}")
+    env, rng, out = TabletopEnv(size=32, max_steps=max_steps, scene=scene, cameras=('top',)), np.random.default_rng(rng_seed), []
+    for i in range(n):
+        env.reset(seed=seed + i, options={'task': task})
+        if source == 'play' or (source == 'mixed' and i % 2): actor = NoisyExecutor(); actor.reset(env, rng)
+        else: actor = Expert()
+        acts = []
+        while True:
+            acts.append(np.asarray(actor(env), np.float32)); _, _, term, trunc, _ = env.step(acts[-1])
+            if term or trunc: break
+        t = int(rng.integers(0, len(acts) - int(term) + 1))                     # a frame before the success frame
+        out.append(np.stack(acts[:t]) if t else np.zeros((0, 4), np.float32))
+    env.close(); return out
+
 def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never changed)
                    scene:Scene,              # the scenario's tabletop, e.g. `Scene(distractors=2)`
                    out,                      # folder: scenario.json, policies/rl/
-                   family:str='lift',        # task family trained and measured
+                   family:str='lift',        # task family trained and measured, or one instruction ('lift the blue block': novel instructions)
                    grpo:dict|None=None,      # `train_grpo` arguments (n_updates, groups_per_update, G, steps, lr, kl_coef, ...)
                    n_starts:int=64,          # training layouts in the scene (seeds start_seed …)
                    n_real:int=200,           # measured layouts in the scene (seeds real_seed …, never trained on)
@@ -377,27 +407,44 @@ def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never
                    curve_real:int=50,        # layouts per check (seeds 81 000 …)
                    policies:dict|None=None,  # name -> other `DiffusionPolicy` measured on the same layouts (e.g. the ladder's oracle)
                    max_steps:int=60,         # episode length, steps
+                   starts_from:str|None=None, # None: every start is a layout's first frame; 'demo', 'play' or 'mixed': "from any frame" (`frame_prefixes`)
                    seed:int=0, log=print,
                   )->dict:                   # scene, family, config; 'base', 'rl' and each of `policies`: real_success(_ci), real (per layout), and vs base delta_vs_base(_ci)
-    """RL in a scenario scene, measured in that scene: base vs GRPO with the exact reward in `scene` (`SceneGroupEnv`),
-    on the same `n_real` fresh layouts, paired (World-Gymnast's distractor scenario, here with the simulator as the
-    real world). Written to out/scenario.json, the policy to out/policies/rl. ValueError for an unknown family."""
-    if family not in TASK_FAMILIES: raise ValueError(f"unknown family {family!r}; expected one of {tuple(TASK_FAMILIES)}")
+    """RL in a scenario, measured in that scenario: base vs GRPO with the exact reward in `scene` (`SceneGroupEnv`),
+    on the same `n_real` fresh layouts, paired (World-Gymnast's training scenarios, here with the simulator as the real
+    world). Distractors: a `scene` with them. Novel instructions: `family` an instruction the BC demos never had. From
+    any frame: `starts_from`; RL then trains from frames cut from recorded attempts on its layouts, and every policy is
+    also measured from cut frames of the measured layouts (`any_frame_success(_ci)`, `any_frame` per layout,
+    `any_frame_delta_vs_base(_ci)`). Written to out/scenario.json, the policy to out/policies/rl. ValueError for an
+    unknown family, instruction or frame source."""
+    task_family(family)                                                        # ValueError naming a bad family or instruction
+    if starts_from is not None and starts_from not in FRAME_SOURCES: raise ValueError(f"starts_from {starts_from!r}: expected None or one of {FRAME_SOURCES}")
     out = Path(out); out.mkdir(parents=True, exist_ok=True); log = log or (lambda *a: None); grpo, fam = dict(grpo or {}), (family,)
     res = dict(scene=dataclasses.asdict(scene), family=family, config=dict(grpo=grpo, n_starts=n_starts, n_real=n_real, real_seed=real_seed,
-               start_seed=start_seed, curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed))
+               start_seed=start_seed, curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, starts_from=starts_from, seed=seed))
+    cut = None if starts_from is None else frame_prefixes(n_real, family, real_seed, starts_from, rng_seed=seed + 1, max_steps=max_steps, scene=scene)
+    if cut is not None: res['any_frame_prefix_len'] = [len(c) for c in cut]
     def ms(p):
-        r = evaluate_real(p, n_real, fam, seed=real_seed, max_steps=max_steps, use_state=False, return_episodes=True, scene=scene)
-        ok = [int(e.success) for e in r.pop('episodes')]
-        return dict(real_success=r['all']['rate'], real_success_ci=[r['all']['ci_low'], r['all']['ci_high']], n_real=n_real, real=ok)
+        m = dict(n_real=n_real)
+        for k, pre in (('real', None), ('any_frame', cut)):
+            if k == 'any_frame' and pre is None: continue
+            r = evaluate_real(p, n_real, fam, seed=real_seed, max_steps=max_steps, use_state=False, return_episodes=True, scene=scene, prefixes=pre)
+            ok, name = [int(e.success) for e in r.pop('episodes')], 'real_success' if k == 'real' else 'any_frame_success'
+            m |= {name: r['all']['rate'], f'{name}_ci': [r['all']['ci_low'], r['all']['ci_high']], k: ok}
+        return m
     def vs_base(m):
-        d = paired_delta(m['real'], res['base']['real']); return m | dict(delta_vs_base=d['delta'], delta_vs_base_ci=d['delta_ci'])
+        d = paired_delta(m['real'], res['base']['real']); m = m | dict(delta_vs_base=d['delta'], delta_vs_base_ci=d['delta_ci'])
+        if 'any_frame' in m:
+            d = paired_delta(m['any_frame'], res['base']['any_frame']); m |= dict(any_frame_delta_vs_base=d['delta'], any_frame_delta_vs_base_ci=d['delta_ci'])
+        return m
     save = lambda: write_json(out/'scenario.json', res)
     res['base'] = ms(base); save(); log(f"[scenario] base in the scene: {res['base']['real_success']:.2f}")
     for k, p in (policies or {}).items():
         res[k] = vs_base(ms(p)); save(); log(f"[scenario] {k} in the scene: {res[k]['real_success']:.2f}")
     seed_everything(seed); p, t0 = copy.deepcopy(base).requires_grad_(True), time.time()
-    env = SceneGroupEnv(scene, base.config.size, 4, base.cameras, base.n_views); starts = env.starts(n_starts, fam, start_seed)
+    env = SceneGroupEnv(scene, base.config.size, 4, base.cameras, base.n_views)
+    pre = None if starts_from is None else frame_prefixes(n_starts, family, start_seed, starts_from, rng_seed=seed, max_steps=max_steps, scene=scene)
+    starts = env.starts(n_starts, fam, start_seed, prefixes=pre)
     cb = _curve_cb(p, fam, curve_real, curve_every, max_steps=max_steps, scene=scene, seed=81_000)
     r = train_grpo(p, env, env.judge, starts, seed=seed, log=log, callback=cb, **grpo); env.close()
     save_policy(p, out/'policies'/'rl')
