@@ -53,9 +53,17 @@ def test_rl_stage_smoke(tmp_path):
     sj = json.loads((run/'rl'/'scenarios'/'distractors1'/'lift'/'scenario.json').read_text())
     assert sj['scene']['distractors'] == 1 and len(sj['rl']['real']) == smoke['n_real'] and sj['rl']['delta_vs_base'] == sc['rl']['delta_vs_base']
     assert (run/'rl'/'scenarios'/'distractors1'/'lift'/'policies'/'rl'/'config.json').exists()
+    # "from any frame" (smoke: cut frames of demo and play attempts): base, the oracle and GRPO from cut frames, measured both ways, paired
+    af = m['any_frame']['lift']
+    assert af['source'] == 'mixed' and list(k for k in af if isinstance(af[k], dict)) == ['base', 'oracle', 'rl'], af
+    aj = json.loads((run/'rl'/'scenarios'/'any_frame_mixed'/'lift'/'scenario.json').read_text())
+    assert aj['config']['starts_from'] == 'mixed' and len(aj['any_frame_prefix_len']) == smoke['n_real']
+    for k in ('oracle', 'rl'):
+        d = sum(aj[k]['any_frame']) / smoke['n_real'] - sum(aj['base']['any_frame']) / smoke['n_real']
+        assert af[k]['any_frame_delta_vs_base'] == pytest.approx(d) and af[k]['any_frame_success'] == sum(aj[k]['any_frame']) / smoke['n_real']
     from playworld.studies.rl import section
     h = section(m, run)
-    assert h.startswith('<h2>') and h.count('base64') == 1 and 'of the oracle' in h and 'Distractor scenario' in h
+    assert h.startswith('<h2>') and h.count('base64') == 1 and 'of the oracle' in h and 'Distractor scenario' in h and 'From any frame' in h
     print(f'rl smoke stage: {time.time() - t0:.0f} s')
     # the saved oracle arm, measured again by `playworld evaluate real` on the final layouts: the same outcomes
     e = run_cli('evaluate', 'real', '--policy', run/'rl'/'policies'/'lift'/'oracle', '--family', 'lift', '--episodes', smoke['n_real'],
@@ -85,7 +93,7 @@ def test_rl_stage_bad_parameter(tmp_path):
 
 @pytest.mark.parametrize('args,expect', [(['-y', 'families: [fly]'], "families=['fly']"), (['-y', 'arms: [base, warp]'], "arms=['base', 'warp']"),
                                          (['-p', 'base_policy', '/no/such/policy'], "base_policy='/no/such/policy'"),
-                                         (['-p', 'model', 'tabletop'], 'models/tabletop/model')])
+                                         (['-p', 'model', 'tabletop'], 'models/tabletop/model'), (['-p', 'any_frame', 'dreams'], "any_frame='dreams'")])
 def test_rl_stage_bad_parameters_named(tmp_path, args, expect):
     "The rest, through the same calls as the stage's first cell (`from_mapping(Params, ..., 'papermill')`, `check_inputs`), in-process."
     from playworld.studies.rl import Params, check_inputs

@@ -592,14 +592,16 @@ class Params(Presets):
     dyna_updates:int = 6      # DSRL updates per Dyna iteration, updates (≥ 1)
     max_steps:int = 60        # real episode length, and imagined frames in the measurement, steps (≥ 8)
     distractors:int = 0       # World-Gymnast's distractor scenario after the ladder: objects on the table no task names, 0 (none) to 3 (`scene_scenario`)
+    any_frame:str = ''        # World-Gymnast's "from any frame" scenario after the ladder: GRPO from frames cut from 'demo', 'play' or 'mixed' attempts ('' none; `frame_prefixes`)
     seed:int = 0              # seeds demos, BC, RL and sampling (integer, no unit)
     # profile -> the settings it changes (standard: the CPU ladder on lift, the oracle's measured settings; full: three families on a GPU)
     PRESETS:ClassVar[dict] = dict(
-        smoke=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2, distractors=1,
+        smoke=dict(demo_episodes=2, bc_steps=5, rl_updates=1, groups=1, group_size=2, rl_steps=8, n_starts=2, n_real=2, n_imagined=2, distractors=1, any_frame='mixed',
                    curve_every=1, curve_real=1, dyna_iterations=2, dyna_episodes=1, dyna_wm_steps=2, dyna_updates=1, max_steps=10),
-        standard=dict(model='tabletop', families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=48, groups=8, group_size=8, n_starts=64, n_real=200, n_imagined=100, distractors=2),
+        standard=dict(model='tabletop', families=['lift'], demo_episodes=300, bc_steps=7000, rl_updates=48, groups=8, group_size=8, n_starts=64, n_real=200, n_imagined=100, distractors=2, any_frame='mixed'),
         full=dict(model='tabletop', families=['lift', 'pick_place', 'push'], demo_episodes=1000, bc_steps=40000, rl_updates=100, groups=8, group_size=16, n_starts=256,
-                  store_starts=256, n_real=400, n_imagined=200, curve_every=10, curve_real=100, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50, distractors=2))
+                  store_starts=256, n_real=400, n_imagined=200, curve_every=10, curve_real=100, dyna_episodes=200, dyna_wm_steps=2000, dyna_updates=50, distractors=2,
+                  any_frame='mixed'))
 
     def __post_init__(self):
         if not isinstance(self.families, list) or not self.families or any(f not in TASK_FAMILIES for f in self.families):
@@ -614,6 +616,7 @@ class Params(Presets):
             v = getattr(self, k)
             if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
         if self.distractors > 3: raise ValueError(f"parameter distractors={self.distractors!r}: expected an integer from 0 to 3")
+        if self.any_frame not in ('',) + FRAME_SOURCES: raise ValueError(f"parameter any_frame={self.any_frame!r}: expected '' or one of {list(FRAME_SOURCES)}")
         if (not isinstance(self.policy_cameras, list) or not self.policy_cameras or len(set(self.policy_cameras)) != len(self.policy_cameras)
                 or any(c not in CAMERAS for c in self.policy_cameras)):
             raise ValueError(f"parameter policy_cameras={self.policy_cameras!r}: expected a list of distinct names from {list(CAMERAS)}")
@@ -705,6 +708,18 @@ def run(p:Params,        # the settings
             m.setdefault('scenarios', {})[f] = dict(distractors=p.distractors, real_seed=p.real_seed + 2_000, **{
                 k: {x: v[x] for x in ('real_success', 'real_success_ci', 'delta_vs_base', 'delta_vs_base_ci', 'compute_s') if x in v}
                 for k, v in sj.items() if isinstance(v, dict) and 'real_success' in v})
+        if p.any_frame:     # World-Gymnast's "from any frame" scenario: GRPO from cut frames of recorded attempts, measured from fresh layouts and from cut frames
+            sd = rl_dir/'scenarios'/f'any_frame_{p.any_frame}'/f
+            sj = json.loads((sd/'scenario.json').read_text()) if (sd/'scenario.json').exists() else {}
+            if not ('rl' in sj and (sd/'policies'/'rl'/'config.json').exists()):   # (a finished scenario is reused on resume)
+                sims = {a: load_policy(rl_dir/'policies'/f/a) for a in ('oracle',) if (rl_dir/'policies'/f/a/'config.json').exists()}
+                sj = scene_scenario(base, Scene(), sd, f, grpo=dict(rl, lr=p.lr, kl_coef=p.kl_coef), n_starts=p.n_starts, n_real=p.n_real,
+                                    real_seed=p.real_seed + 3_000, start_seed=52_000 + p.seed, curve_every=p.curve_every, curve_real=p.curve_real,
+                                    policies=sims, max_steps=p.max_steps, starts_from=p.any_frame, seed=p.seed)
+            keys = ('real_success', 'real_success_ci', 'delta_vs_base', 'delta_vs_base_ci', 'any_frame_success', 'any_frame_success_ci',
+                    'any_frame_delta_vs_base', 'any_frame_delta_vs_base_ci', 'compute_s')
+            m.setdefault('any_frame', {})[f] = dict(source=p.any_frame, real_seed=p.real_seed + 3_000, **{
+                k: {x: v[x] for x in keys if x in v} for k, v in sj.items() if isinstance(v, dict) and 'real_success' in v})
     write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m
 
@@ -748,4 +763,14 @@ def section(m:dict,  # the content of metrics/tabletop.rl.json
             parts.append(f"<h4>Distractor scenario (World-Gymnast): {s['distractors']} objects no task names on the table</h4><p>Real success on "
                          f"the same {c.get('n_real')} fresh layouts of the cluttered scene (seeds {s['real_seed']} and up), paired with the base:</p>"
                          f"<table><tr><th>policy</th><th>real success</th><th>real − base (paired)</th></tr>{rows}</table>")
+        if (s := m.get('any_frame', {}).get(f)):
+            names = dict(base='BC base policy', oracle="the ladder's oracle (trained from first frames)", rl=f"GRPO from cut frames of {s['source']} attempts, exact reward")
+            rows = ''.join(f"<tr><td>{html.escape(names.get(k, k))}</td><td>{_ci(r['real_success'], r['real_success_ci'])}</td>"
+                           f"<td>{_ci(r.get('delta_vs_base'), r.get('delta_vs_base_ci', [0, 0]))}</td>"
+                           f"<td>{_ci(r.get('any_frame_success'), r.get('any_frame_success_ci', [0, 0]))}</td>"
+                           f"<td>{_ci(r.get('any_frame_delta_vs_base'), r.get('any_frame_delta_vs_base_ci', [0, 0]))}</td></tr>" for k, r in s.items() if isinstance(r, dict))
+            parts.append(f"<h4>From any frame (World-Gymnast): RL started from frames cut from recorded {html.escape(s['source'])} attempts</h4><p>Real success on "
+                         f"the same {c.get('n_real')} fresh layouts (seeds {s['real_seed']} and up), from their first frame and from a frame cut from an attempt "
+                         "on that layout, paired with the base:</p><table><tr><th>policy</th><th>from the first frame</th><th>− base (paired)</th>"
+                         f"<th>from a cut frame</th><th>− base (paired)</th></tr>{rows}</table>")
     return ''.join(parts)
