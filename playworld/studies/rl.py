@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
 from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES, CAMERAS, Expert, task_family
-from ..play.collect import NoisyExecutor
+from ..play.collect import NoisyExecutor, rollout
 from ..envs.policies import wilson
 from ..envs.group import SceneGroupEnv
 from ..eval.metrics import paired_delta
@@ -383,15 +383,13 @@ def frame_prefixes(n:int,                # layouts: seeds seed … seed+n-1
     if source not in FRAME_SOURCES: raise ValueError(f"source {source!r}: expected one of {FRAME_SOURCES}")
     env, rng, out = TabletopEnv(size=32, max_steps=max_steps, scene=scene, cameras=('top',)), np.random.default_rng(rng_seed), []
     for i in range(n):
-        env.reset(seed=seed + i, options={'task': task})
+        obs, _ = env.reset(seed=seed + i, options={'task': task})
         if source == 'play' or (source == 'mixed' and i % 2): actor = NoisyExecutor(); actor.reset(env, rng)
         else: actor = Expert()
-        acts = []
-        while True:
-            acts.append(np.asarray(actor(env), np.float32)); _, _, term, trunc, _ = env.step(acts[-1])
-            if term or trunc: break
-        t = int(rng.integers(0, len(acts) - int(term) + 1))                     # a frame before the success frame
-        out.append(np.stack(acts[:t]) if t else np.zeros((0, 4), np.float32))
+        ep = rollout(env, actor, obs)                                           # the collectors' recorder; its last action row is a hold
+        acts = ep.actions[:-1]
+        t = int(rng.integers(0, len(acts) - int(ep.success) + 1))               # a frame before the success frame
+        out.append(acts[:t].astype(np.float32))
     env.close(); return out
 
 def scene_scenario(base:DiffusionPolicy,     # the BC base policy (copied, never changed)
