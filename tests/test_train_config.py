@@ -101,3 +101,19 @@ def test_cli_two_cameras_from_one_camera_model(tmp_path):
     assert all(torch.allclose(one[k], two[k], atol=1e-6) for k in one)           # lr 1e-12: the start is the one-camera model
     r = tr(tmp_path/'three', 'wrist,left', '--set', f'init_from={tmp_path/"one"/"model"}', '--set', 'view_layout=channels')
     assert r.returncode != 0 and "'views' or 'tile' only" in r.stderr, r.stderr[-2000:]
+
+def test_fine_tune_changes_recipe_not_architecture(tmp_path):
+    "A fine-tune may change the training recipe (context-noise augmentation, σ sampling) and saves it; an architecture key that differs is refused by name."
+    store = _two_camera_store(tmp_path/'store')
+    tr = lambda out, *sets: subprocess.run([str(ROOT/'.venv'/'bin'/'playworld'), 'train', '--data', str(store), '--cameras', 'wrist', '--out', str(out),
+                                            *TINY, *sets], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=180)
+    r = tr(tmp_path/'one'); assert r.returncode == 0, r.stderr[-3000:]
+    base = json.loads((tmp_path/'one'/'model'/'config.json').read_text())
+    r = tr(tmp_path/'two', '--set', f'init_from={tmp_path/"one"/"model"}', '--set', 'ctx_noise_max=0.5', '--set', 'n_sampling_steps=2')
+    assert r.returncode == 0, r.stderr[-3000:]
+    cfg = json.loads((tmp_path/'two'/'model'/'config.json').read_text())
+    assert (base['ctx_noise_max'], cfg['ctx_noise_max'], cfg['n_sampling_steps']) == (0.1, 0.5, 2), (base, cfg)
+    arch = lambda c: {k: v for k, v in c.items() if k not in ('ctx_noise_max', 'n_sampling_steps') and not k.startswith('_')}   # (diffusers' own '_' keys aside)
+    assert arch(cfg) == arch(base), (arch(cfg), arch(base))
+    r = tr(tmp_path/'three', '--set', f'init_from={tmp_path/"one"/"model"}', '--set', 'n_ctx=3')
+    assert r.returncode != 0 and 'n_ctx expected 3, checkpoint has' in r.stderr, r.stderr[-2000:]

@@ -20,8 +20,9 @@ from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_fi
 from .model import ActionVideoDenoiser, make_scheduler, edm_loss
 
 # %% auto #0
-__all__ = ['TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint', 'load_checkpoint', 'train_world_model',
-           'model_keys', 'StoreConfig', 'write_validation_video', 'split_config', 'train_from_store']
+__all__ = ['RECIPE_KEYS', 'TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint', 'load_checkpoint',
+           'train_world_model', 'model_keys', 'StoreConfig', 'write_validation_video', 'split_config',
+           'train_from_store']
 
 # %% ../../nbs/41_wm.train.ipynb #6d306939
 @dataclass
@@ -186,6 +187,7 @@ def train_world_model(model:ActionVideoDenoiser,
     return res
 
 # %% ../../nbs/41_wm.train.ipynb #725c4421
+RECIPE_KEYS = ('ctx_noise_max', 'p_mean', 'p_std', 'n_sampling_steps')   # training and sampling settings, not the architecture: a fine-tune may change them
 _FROM_DATA = ('size', 'action_dim', 'fps', 'sigma_data', 'width', 'n_views', 'cameras', 'action_mean', 'action_std')   # fixed by the episodes and `--cameras` (sigma_data, action statistics measured on them), not by a config
 
 def model_keys()->dict: # name -> (declared type, default) of each world-model setting a config may give
@@ -284,11 +286,12 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     widen = bool(keys and len(keys) > 1 and saved and saved.get('n_views', 1) == 1)   # a one-camera checkpoint starts a multi-camera model (`widen_views`)
     if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'views' if widen else 'channels'   # channels: the cheapest per FLOP (measured in nbs/40_wm.model.ipynb); views: keeps a one-camera start's weights
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
-    if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics; the config's model keys must agree)
+    if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics: the config's architecture keys must agree; `RECIPE_KEYS` may change)
         from playworld.wm.model import load_world_model, widen_views
-        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k not in ('sigma_data', 'view_layout' if widen else '')})
+        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k not in ('sigma_data', 'view_layout' if widen else '', *RECIPE_KEYS)})
         if keys and len(keys) > 1 and not widen: expect.update(data_keys)
         model = load_world_model(rc.init_from, expect).train()
+        model.register_to_config(**{k: mk[k] for k in RECIPE_KEYS if k in mk})   # e.g. stronger context-noise augmentation against drift in long rollouts
         if widen: model = widen_views(model, keys, mk['view_layout']).train()   # ValueError for view_layout='channels'
     else:
         try: model = ActionVideoDenoiser(size=int(H), action_dim=eps[0].actions.shape[1], fps=float(eps[0].fps), **data_keys, **stats, **mk)
