@@ -43,6 +43,7 @@ def test_evaluate_judge_on_a_store(store, capsys):
     (('evaluate', 'judge', '--episodes', 2, '--families', 'fly', '--quiet'), "unknown task families ['fly']"),
     (('evaluate', 'judge', '--episodes', 0, '--quiet'), 'n must be >= 1 attempt, got 0'),
     (('evaluate', 'judge', '--imagined', '--quiet'), '--imagined needs --model DIR'),
+    (('evaluate', 'judge', '--episodes', 2, '--leads', '4,8', '--quiet'), '--leads 4,8 needs --imagined --model DIR'),
 ])
 def test_bad_arguments_exit_2(args, says, tmp_path, capsys):
     rc = pw(*[tmp_path / a if a == 'X' else a for a in args], check=False)
@@ -54,9 +55,11 @@ def test_evaluate_judge_imagined(store, capsys):
     from playworld.assets import default_checkpoint
     capsys.readouterr()
     pw('evaluate', 'judge', '--data', store, '--families', 'pick_place,stack,lift,place,push,knock', '--imagined',
-       '--model', default_checkpoint(), '--json', '--quiet', '--batch-size', 5)
+       '--model', default_checkpoint(), '--json', '--quiet', '--batch-size', 5, '--leads', '1,5')
     r = json.loads(capsys.readouterr().out)
     assert r['n'] == r['imagined']['n'] == 10
+    assert list(r['imagined_leads']) == ['1', '5'] and r['imagined_leads']['1']['n'] == 10
+    assert r['imagined_leads']['5'] == {k: v for k, v in r['imagined'].items() if k != 'model'}   # 9 frames, 4 of context: lead 5 is the whole rollout
     assert r['imagined']['success_rate'] == r['success_rate']                # the real labels
     assert 0 <= r['imagined']['accuracy'] <= 1 and r['imagined']['model'] == str(default_checkpoint())
 

@@ -667,6 +667,7 @@ def _cmd_evaluate_judge(a):
     from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts, load_judge_items, is_judge_items
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
     if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
+    if a.leads and not a.imagined: raise ValueError(f"--leads {','.join(map(str, a.leads))} needs --imagined --model DIR: the leads are imagined frames")
     feats = bool(a.data) and is_judge_items(a.data)                     # keypoint item shards (collect --features)
     if feats and a.imagined: raise ValueError(f"--data {a.data}: judge item shards hold no frames to imagine from; give an episode store")
     if feats: fi = load_judge_items(a.data); cams = list(fi[0].cameras) if fi else None
@@ -696,6 +697,9 @@ def _cmd_evaluate_judge(a):
         wm = load_world_model(a.model, expect=dict(size=judge.cfg.size))
         ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch, cameras=judge.cfg.keys))
         res['imagined'] = dict({k: ri[k] for k in keys}, model=str(a.model))
+        for L in a.leads or []:   # only the last L frames imagined: how long the model keeps the outcome a judge reads
+            rl = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet, lead=L), judge.cfg.arch, cameras=judge.cfg.keys))
+            res.setdefault('imagined_leads', {})[str(L)] = {k: rl[k] for k in keys}
     if a.out:
         write_json(a.out, res)
     if a.json: print(json.dumps(res))
@@ -704,6 +708,7 @@ def _cmd_evaluate_judge(a):
               f"FPR {_undef(r['fpr'])} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
         for f, v in r['per_family'].items(): print(f"  {f:6s} accuracy {v['accuracy']:.3f} (n {v['n']})")
         if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {_undef(res['imagined']['balanced_accuracy'])}")
+        for L, v in res.get('imagined_leads', {}).items(): print(f"  last {L} frames imagined: accuracy {v['accuracy']:.3f}, TPR {_undef(v['tpr'])}, FPR {_undef(v['fpr'])}")
     return res
 
 def _cmd_train_judge(a):
@@ -756,6 +761,7 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--data', help='judge these attempts instead of collecting: a store of `collect --mode judge`, or its item shards (`--features`)')
     p.add_argument('--imagined', action='store_true', help="also judge the world model's version of every attempt (its first frames, then its real actions), labelled with the real outcome")
     p.add_argument('--model', help='world model folder for --imagined'); p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
+    p.add_argument('--leads', type=_ints, help="with --imagined, also imagine only each attempt's last L frames (from the real ones before them), for each L of this comma-separated list: how many frames the model keeps the outcome")
     p.add_argument('--json', action='store_true', help='print {"accuracy", "balanced_accuracy", "per_family", "tpr", "fpr", "n", ...} as JSON')
     p.add_argument('--out', help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_evaluate_judge)

@@ -799,12 +799,16 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
                       episodes:list,      # real attempts (`Episode`s of equal length T > n_ctx)
                       batch_size:int=32,  # rollouts imagined together
                       seed:int=0,         # sampling-noise seed (batch k uses seed + k)
-                      progress:bool=False
-                     )->list:             # list[Episode] source 'imagined': the real first n_ctx-1 frames, then the model's
+                      progress:bool=False,
+                      lead:int|None=None, # imagine only the last `lead` frames, from the real frames before them (None: all after the first n_ctx)
+                     )->list:             # list[Episode] source 'imagined': the real frames up to the context's last, then the model's
     """The world model's version of each real attempt: its first n_ctx frames as context (as policy evaluation starts),
     then driven open-loop by the attempt's *real* actions through `imagine_rollouts`. Each keeps the real attempt's
     instruction, events and success, so a judge reading the imagined frames is scored against what really happened
-    (World-Gymnast and PlayWorld both judge imagined rollouts). ValueError for attempts of unequal length or too short."""
+    (World-Gymnast and PlayWorld both judge imagined rollouts). With `lead` L the context is the n_ctx real frames that
+    end L frames before the attempt's end, so sweeping L measures how many imagined frames the model can produce before
+    a judge no longer reads the real outcome in them. ValueError for attempts of unequal length or too short, or a lead
+    outside 1 … T − n_ctx."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
     from playworld.wm.model import model_episode
@@ -812,14 +816,16 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
     keys = list(getattr(wm.config, 'cameras', None) or [])
     if len({len(e) for e in episodes}) > 1: raise ValueError(f"attempts must share one length, got {sorted({len(e) for e in episodes})}")
     if episodes and len(episodes[0]) <= n: raise ValueError(f"attempts need more than n_ctx = {n} frames, got {len(episodes[0])}")
+    if lead is not None and episodes and not 1 <= lead <= len(episodes[0]) - n:
+        raise ValueError(f"lead={lead!r}: expected 1 … {len(episodes[0]) - n} imagined frames for attempts of {len(episodes[0])} frames and n_ctx = {n}")
     for k, i0 in enumerate(tqdm(range(0, len(episodes), batch_size), disable=not progress, desc='imagined attempts')):
-        R = episodes[i0:i0 + batch_size]; T = len(R[0])
+        R = episodes[i0:i0 + batch_size]; T = len(R[0]); s = 0 if lead is None else T - n - lead   # context: frames s … s+n-1
         C = [model_episode(e, wm).frames for e in R]                                                  # (T, H, V·W, 3) canvases
-        replay = torch.from_numpy(np.stack([e.actions[n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - n, A)
-        r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([c[:n] for c in C]), [e.instruction for e in R],
-                             lambda img, ins: replay, T - n, T - n, actions=np.stack([e.actions[:n - 1] for e in R]), seed=seed + k)
+        replay = torch.from_numpy(np.stack([e.actions[s + n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - s - n, A)
+        r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([c[s:s + n] for c in C]), [e.instruction for e in R],
+                             lambda img, ins: replay, T - s - n, T - s - n, actions=np.stack([e.actions[s:s + n - 1] for e in R]), seed=seed + k)
         for j, e in enumerate(R):
-            fr = np.concatenate([C[j][:n - 1], r['frames'][j]])                                         # (T, H, V·W, 3)
+            fr = np.concatenate([C[j][:s + n - 1], r['frames'][j]])                                     # (T, H, V·W, 3)
             cams = dict(zip(keys, split_views(fr, V))) if V > 1 else {(keys or e.camera_keys)[0]: fr}   # each camera its own view again
             out.append(Episode(None, e.actions, e.state, e.instruction, e.task, 'imagined', e.policy_id, e.success, e.fps,
                                list(e.events), cameras=cams))
