@@ -695,11 +695,11 @@ def _cmd_evaluate_judge(a):
     if a.imagined:
         from playworld.wm.model import load_world_model
         wm = load_world_model(a.model, expect=dict(size=judge.cfg.size))
-        ri = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet), judge.cfg.arch, cameras=judge.cfg.keys))
-        res['imagined'] = dict({k: ri[k] for k in keys}, model=str(a.model))
-        for L in a.leads or []:   # only the last L frames imagined: how long the model keeps the outcome a judge reads
-            rl = evaluate_judge(judge, judge_items(imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet, lead=L), judge.cfg.arch, cameras=judge.cfg.keys))
-            res.setdefault('imagined_leads', {})[str(L)] = {k: rl[k] for k in keys}
+        def judged(lead=None):   # the judge on the model's version of every attempt (the last `lead` frames imagined, or all)
+            im = imagined_attempts(wm, eps, a.batch_size, a.seed, not a.quiet, lead=lead)
+            r = evaluate_judge(judge, judge_items(im, judge.cfg.arch, cameras=judge.cfg.keys)); return {k: r[k] for k in keys}
+        res['imagined'] = dict(judged(), model=str(a.model))
+        if a.leads: res['imagined_leads'] = {str(L): judged(L) for L in a.leads}   # only the last L frames imagined: how long the model keeps the outcome a judge reads
     if a.out:
         write_json(a.out, res)
     if a.json: print(json.dumps(res))
