@@ -1152,6 +1152,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.studies.rl.add_imagined': ('studies.rl.html#add_imagined', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.check_inputs': ('studies.rl.html#check_inputs', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.dyna_iteration': ('studies.rl.html#dyna_iteration', 'playworld/studies/rl.py'),
+                                      'playworld.studies.rl.family_config': ('studies.rl.html#family_config', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.frame_prefixes': ('studies.rl.html#frame_prefixes', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.imagined_success': ( 'studies.rl.html#imagined_success',
                                                                                  'playworld/studies/rl.py'),

@@ -28,8 +28,8 @@ from ..core import write_json
 # %% auto #0
 __all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'FRAME_SOURCES', 'KEY', 'STAGE', 'paired_starts',
            'store_starts', 'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy',
-           'rl_ladder', 'merge_ladders', 'frame_prefixes', 'scene_scenario', 'dyna_iteration', 'rl_metrics',
-           'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
+           'rl_ladder', 'merge_ladders', 'family_config', 'frame_prefixes', 'scene_scenario', 'dyna_iteration',
+           'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -328,6 +328,8 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
     the other). The runs must have measured the same base policy (same weights) on the same layouts with the same
     measurement settings (real_seed, n_real, n_imagined, max_steps, seed): that is what makes the arms paired. An arm
     measured in several runs comes from the first, except that a base with imagined numbers wins over one without.
+    When `out` already holds other families' ladders (e.g. a shipped `rl.json` of another family), they are kept with
+    their policies, and `config['per_family'][family]` holds each family's own settings (`family_config`).
     With `wm` and `judge`, arms measured without a world model get their imagined success on the same paired starts
     (`add_imagined`). FileNotFoundError for a missing run or policy; ValueError naming the run that disagrees."""
     import shutil
@@ -360,9 +362,23 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
             pol, nf = load_arm_policy(out/'policies'/family/a, c0.get('seed', 0))
             add_imagined(lad[a], pol, wm, judge, (family,), n_imagined or c0['n_imagined'], nf, c0['real_seed'], c0['max_steps'])
             log(f"[merge {family}] {a}: imagined {lad[a]['imagined_success']:.2f}")
-    merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': c0 | dict(merged_from={a: str(r) for a, r in src.items()})}
+    cf = c0 | dict(merged_from={a: str(r) for a, r in src.items()})
+    merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': cf}
+    old = json.loads((out/'rl.json').read_text()) if (out/'rl.json').exists() else {}
+    if (others := [f for f in old if f in TASK_FAMILIES and f != family]):   # out already holds other families' ladders: keep them and their settings
+        oc = {k: v for k, v in old.get('config', {}).items() if k != 'per_family'}
+        per = {f: old.get('config', {}).get('per_family', {}).get(f, oc) for f in others} | {family: cf}
+        merged = {f: old[f] for f in others} | {k: v for k, v in merged.items() if k != 'config'} | {'config': oc | dict(per_family=per)}
     write_json(out/'rl.json', merged)
     return merged[family]
+
+def family_config(rl:dict,      # the content of an rl.json (`rl_ladder` or `merge_ladders`)
+                  family:str,   # a family with a ladder in it
+                 )->dict:       # the settings that family's ladder was run and measured with
+    "One family's ladder settings: its own entry in config['per_family'] when the file holds ladders run with different settings, else config. KeyError for a family without a ladder."
+    if family not in rl: raise KeyError(f"no {family!r} ladder in this rl.json (it has {[f for f in rl if f in TASK_FAMILIES]})")
+    c = rl.get('config', {})
+    return c.get('per_family', {}).get(family, {k: v for k, v in c.items() if k != 'per_family'})
 
 # %% ../../nbs/81_studies.rl.ipynb #c935e129
 FRAME_SOURCES = ('demo', 'play', 'mixed')   # who recorded the attempts "from any frame" starts are cut from
