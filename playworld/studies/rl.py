@@ -363,12 +363,12 @@ def merge_ladders(runs:list,        # folders `rl_ladder` wrote (rl.json, polici
             add_imagined(lad[a], pol, wm, judge, (family,), n_imagined or c0['n_imagined'], nf, c0['real_seed'], c0['max_steps'])
             log(f"[merge {family}] {a}: imagined {lad[a]['imagined_success']:.2f}")
     cf = c0 | dict(merged_from={a: str(r) for a, r in src.items()})
-    merged = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad), 'config': cf}
+    fams = {k: v for k, v in res[0].items() if k != 'config'} | {family: ladder_summary(lad)}
     old = json.loads((out/'rl.json').read_text()) if (out/'rl.json').exists() else {}
     if (others := [f for f in old if f in TASK_FAMILIES and f != family]):   # out already holds other families' ladders: keep them and their settings
         oc = {k: v for k, v in old.get('config', {}).items() if k != 'per_family'}
-        per = {f: old.get('config', {}).get('per_family', {}).get(f, oc) for f in others} | {family: cf}
-        merged = {f: old[f] for f in others} | {k: v for k, v in merged.items() if k != 'config'} | {'config': oc | dict(per_family=per)}
+        merged = {f: old[f] for f in others} | fams | {'config': oc | dict(per_family={f: family_config(old, f) for f in others} | {family: cf})}
+    else: merged = fams | {'config': cf}
     write_json(out/'rl.json', merged)
     return merged[family]
 
