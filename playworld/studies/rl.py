@@ -562,11 +562,15 @@ def ladder_figure(ladders:dict # family -> `rl_metrics` of its ladder
         m = ladders[f]; arms = list(m)
         y = [m[a]['real_success'] for a in arms]
         lo = [m[a]['real_success'] - m[a]['real_success_ci'][0] for a in arms]; hi = [m[a]['real_success_ci'][1] - m[a]['real_success'] for a in arms]
-        txt = [('' if m[a].get('oracle_fraction') is None else f"{m[a]['oracle_fraction']:.0%} of oracle") if a not in ('base', 'oracle') else '' for a in arms]
-        fig.add_bar(x=arms, y=y, marker_color=[_ARM_COLORS.get(a, '#333') for a in arms], text=txt, textposition='outside', showlegend=False,
+        fig.add_bar(x=arms, y=y, marker_color=[_ARM_COLORS.get(a, '#333') for a in arms], showlegend=False,
                     error_y=dict(type='data', symmetric=False, array=hi, arrayminus=lo), row=1, col=j,
                     hovertext=[RL_ARM_LABELS.get(a, a) for a in arms])
         fig.add_hline(y=m['base']['real_success'], line_dash='dash', line_color='gray', row=1, col=j)
+        # the fraction of the oracle's lift, written above the interval's top (bar text sits on the bar and collides with the whisker and the base line)
+        for a in arms:
+            if a not in ('base', 'oracle') and m[a].get('oracle_fraction') is not None:
+                fig.add_annotation(x=a, y=m[a]['real_success_ci'][1] + 0.02, text=f"{m[a]['oracle_fraction']:.0%} of oracle", showarrow=False,
+                                   yanchor='bottom', font=dict(size=11), row=1, col=j)
     fig.update_yaxes(title_text='real success (fresh layouts)', range=[0, 1], row=1, col=1)
     fig.update_layout(height=420, margin=dict(t=40), bargap=0.3)
     return fig
