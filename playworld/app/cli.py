@@ -651,7 +651,8 @@ def _cmd_evaluate_real(a):
     task = a.instruction or a.family
     r = evaluate_real(pol, a.episodes, (task,), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, noise_fn=nf, scene=scene)[task]
     res = dict(family=a.family, **({'instruction': a.instruction} if a.instruction else {}), n=r['n'], successes=r['successes'], rate=r['rate'], ci=[r['ci_low'], r['ci_high']],
-               policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, distractors=a.distractors)
+               policy=str(a.policy), seed=a.seed, max_steps=a.max_steps, use_state=a.use_state, distractors=a.distractors,
+               act_eta=pol.config.act_eta)   # the DDIM η it acts with (a GRPO policy: the η it was trained at)
     if a.out:
         write_json(a.out, res)
     print(json.dumps(res) if a.json else f"{task}: {r['successes']}/{r['n']} = {r['rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] (layouts {a.seed}-{a.seed + a.episodes - 1})")

@@ -161,6 +161,8 @@ def train_grpo(policy:DiffusionPolicy,
     if G < 2: raise ValueError(f"G must be >= 2 (advantages are relative within a group), got {G}")
     views = policy_views(policy, wm_env)
     ref = copy.deepcopy(policy).requires_grad_(False).eval()
+    # the chain's likelihood is optimised at this η: the policy acts with it from now on (`DiffusionPolicy.act`), saved in its config
+    policy.register_to_config(act_eta=float(eta), act_min_std=float(min_std))
     opt = torch.optim.AdamW(policy.parameters(), lr=lr, weight_decay=0.0)
     gen = torch.Generator().manual_seed(seed); wm_env.reset(seed=seed, options=dict(context=starts[0]['context']))
     curve, j = [], 0

@@ -73,8 +73,12 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
                  n_infer_steps:int=10,       # DDIM sampling steps
                  state_dropout:float=0.3,    # training probability of hiding the state (then the "no state" vector)
                  cameras:tuple=('top',),     # cameras the encoder reads, canvas order: frames come as their views side by side (B, H, V·W, 3); one conv tower each
+                 act_eta:float=0.0,          # DDIM η the policy acts with (`act`): 0 deterministic given the initial noise; GRPO sets the η it trained the chain at
+                 act_min_std:float=0.01,     # σ floor of those steps when act_eta > 0
                 ):
         super().__init__()
+        if not (isinstance(act_eta, (int, float)) and 0 <= act_eta <= 1): raise ValueError(f"act_eta must be a DDIM η in [0, 1], got {act_eta!r}")
+        if not (isinstance(act_min_std, (int, float)) and act_min_std > 0): raise ValueError(f"act_min_std must be a σ floor > 0, got {act_min_std!r}")
         cams = (cameras,) if isinstance(cameras, str) else tuple(cameras)
         if not cams or len(set(cams)) != len(cams) or not all(isinstance(c, str) and c for c in cams):
             raise ValueError(f"cameras must be distinct camera names, e.g. ('top', 'front'), got {cameras!r}")
@@ -187,6 +191,19 @@ class DiffusionPolicy(ModelMixin, ConfigMixin):
                 chain.append(x)
         chunk = x.clamp(-1, 1)
         return chunk if eta == 0 else (chunk, torch.stack(chain, 1), torch.stack(logps, 1))
+
+    def act(self,
+            obs:dict,                      # as `sample`
+            noise:Tensor|None=None,        # (B, horizon, A) initial noise x_T (None: drawn from `generator`)
+            generator:torch.Generator|None=None,  # draws the initial noise and, when act_eta > 0, every step's noise
+            cond:Tensor|None=None,         # precomputed `encode` output
+           )->Tensor:                      # chunk (B, horizon, A) in [-1, 1]
+        """The action chunk the policy executes: DDIM with its own `act_eta` / `act_min_std`. GRPO (`train_grpo`) optimises
+        the likelihood of the stochastic chain at its η (Black et al. 2023, DDPO), so the policy it returns acts with that
+        η; a deterministic DDIM reading of it is a different policy. ValueError naming the expected noise shape."""
+        cfg = self.config
+        r = self.sample(obs, noise=noise, eta=cfg.act_eta, generator=generator, min_std=cfg.act_min_std, cond=cond)
+        return r if cfg.act_eta == 0 else r[0]
 
 
 # %% ../../nbs/60_rl.policy.ipynb #a364201d
@@ -355,7 +372,7 @@ class PolicyRunner:
             with torch.no_grad():
                 c = _obs_cond(self.policy, obs)
                 noise = None if self.noise_fn is None else self.noise_fn(c)
-                chunk = self.policy.sample(obs, noise=noise, generator=self.gen, cond=c)[0].cpu().numpy()
+                chunk = self.policy.act(obs, noise=noise, generator=self.gen, cond=c)[0].cpu().numpy()   # with the policy's own sampler
             self.queue = list(chunk[:self.n_exec])
         return self.queue.pop(0).astype(np.float32)
 
@@ -451,5 +468,5 @@ class ImageAgent:
             with torch.no_grad():
                 cond = pol.encode(images, None, tok)
                 noise = torch.randn((len(images), H, A), generator=gen) if self.noise_fn is None else self.noise_fn(cond)
-                return pol.sample(dict(image=images, state=None, instruction=tok), noise=noise, cond=cond)
+                return pol.act(dict(image=images, state=None, instruction=tok), noise=noise, generator=gen, cond=cond)
         return act

@@ -26,10 +26,11 @@ from ..core import write_json
 
 
 # %% auto #0
-__all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'FRAME_SOURCES', 'KEY', 'STAGE', 'paired_starts',
-           'store_starts', 'imagined_success', 'measure', 'add_imagined', 'ladder_summary', 'load_arm_policy',
-           'rl_ladder', 'merge_ladders', 'family_config', 'frame_prefixes', 'scene_scenario', 'dyna_iteration',
-           'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params', 'check_inputs', 'run', 'section']
+__all__ = ['RL_ARMS', 'RL_ARM_LABELS', 'RL_NEEDS', 'BASE_POLICY', 'MEASURE_KEYS', 'FRAME_SOURCES', 'KEY', 'STAGE',
+           'paired_starts', 'store_starts', 'imagined_success', 'measure', 'add_imagined', 'ladder_summary',
+           'load_arm_policy', 'rl_ladder', 'merge_ladders', 'family_config', 'remeasure_arms', 'frame_prefixes',
+           'scene_scenario', 'dyna_iteration', 'rl_metrics', 'rl_curves_figure', 'ladder_figure', 'Params',
+           'check_inputs', 'run', 'section']
 
 # %% ../../nbs/81_studies.rl.ipynb #ec5de4d2
 def paired_starts(n:int,               # layouts per family
@@ -121,7 +122,8 @@ def measure(policy:DiffusionPolicy,
     ok_real = np.array([e.success for e in eps])
     jr = np.array([bool(np.asarray(judge(tile_views(e, list(cams))[None], e.instruction))[0]) for e in eps]) if judge is not None else None
     out = dict(real_success=real['all']['rate'], real_success_ci=[real['all']['ci_low'], real['all']['ci_high']], n_real=real['all']['n'],
-               per_family={f: dict(real_success=real[f]['rate']) for f in families}, real=ok_real.astype(int).tolist())
+               per_family={f: dict(real_success=real[f]['rate']) for f in families}, real=ok_real.astype(int).tolist(),
+               act_eta=float(policy.config.act_eta))   # the DDIM η it acted with (`DiffusionPolicy.act`)
     if jr is not None:
         out.update(judge_on_real=float(jr.mean()), judge_real=jr.astype(int).tolist(),   # the judge's verdict on each real episode
                    judge_on_real_given_success=float(jr[ok_real].mean()) if ok_real.any() else None,
@@ -379,6 +381,39 @@ def family_config(rl:dict,      # the content of an rl.json (`rl_ladder` or `mer
     if family not in rl: raise KeyError(f"no {family!r} ladder in this rl.json (it has {[f for f in rl if f in TASK_FAMILIES]})")
     c = rl.get('config', {})
     return c.get('per_family', {}).get(family, {k: v for k, v in c.items() if k != 'per_family'})
+
+# what `measure` (and `add_imagined`) write into an arm: replaced as a whole when an arm is measured again
+MEASURE_KEYS = ('real_success', 'real_success_ci', 'n_real', 'per_family', 'real', 'act_eta', 'judge_on_real', 'judge_real', 'judge_on_real_given_success',
+                'judge_on_real_given_failure', 'imagined_success', 'imagined_success_ci', 'n_imagined', 'gap', 'imagined',
+                'imagined_given_real_success', 'imagined_given_real_failure', 'seconds', 'delta_vs_base', 'delta_vs_base_ci', 'oracle_fraction')
+
+def remeasure_arms(folder,              # a ladder folder (rl.json, policies/<family>/<arm>/), e.g. data_samples/rl
+                   family:str,          # the family whose arms to measure again
+                   arms:list,           # arm names in that ladder
+                   wm=None,             # `ActionVideoDenoiser` for the imagined success (None: real success only, the imagined numbers dropped)
+                   judge=None,          # the judge of the real frames (and of the model's cameras, with `wm`); None: no judge numbers
+                   n_imagined:int|None=None, # imagined rollouts per arm (None: as many as the arm had)
+                   log=print,
+                  )->dict:              # the family's ladder (`ladder_summary`), as written back to folder/rl.json
+    """Measure saved arms of a ladder again, as their policies act now, on the same layouts with the same settings
+    (`family_config`: real_seed, n_real, max_steps, seed), then refresh every arm's paired gain and oracle fraction. For
+    when what a saved policy does has changed, e.g. GRPO arms measured with the deterministic DDIM reading before a
+    policy acted with the η GRPO trained it at (`DiffusionPolicy.act`). Curves, compute and the other entries are kept;
+    the replaced numbers go to the arm's 'previous'. KeyError naming an arm the ladder lacks; FileNotFoundError for a
+    missing rl.json or policy."""
+    folder, log = Path(folder), log or (lambda *a: None)
+    if not (folder/'rl.json').exists(): raise FileNotFoundError(f"no ladder at {folder}: rl.json missing (a folder rl_ladder or merge_ladders wrote)")
+    rl = json.loads((folder/'rl.json').read_text()); cf = family_config(rl, family); lad = rl[family]
+    if (bad := [a for a in arms if a not in lad]): raise KeyError(f"{folder/'rl.json'}: no arms {bad} in the {family!r} ladder (it has {sorted(lad)})")
+    for a in arms:
+        pol, nf = load_arm_policy(folder/'policies'/family/a, cf.get('seed', 0))   # FileNotFoundError naming a missing policy
+        ni = lad[a].get('n_imagined', 0) if n_imagined is None else n_imagined
+        m = measure(pol, wm if ni else None, judge, (family,), cf['n_real'], ni, nf, seed=cf['real_seed'], max_steps=cf['max_steps'])
+        prev = {k: lad[a][k] for k in ('real_success', 'real_success_ci', 'imagined_success', 'act_eta') if k in lad[a]}
+        lad[a] = {k: v for k, v in lad[a].items() if k not in MEASURE_KEYS and k != 'previous'} | m | dict(previous=prev)
+        log(f"[remeasure {family}] {a}: real {prev.get('real_success')} -> {m['real_success']:.3f} (act_eta {m['act_eta']})")
+    rl[family] = ladder_summary(lad); write_json(folder/'rl.json', rl)
+    return rl[family]
 
 # %% ../../nbs/81_studies.rl.ipynb #c935e129
 FRAME_SOURCES = ('demo', 'play', 'mixed')   # who recorded the attempts "from any frame" starts are cut from
