@@ -382,7 +382,7 @@ def family_config(rl:dict,      # the content of an rl.json (`rl_ladder` or `mer
     c = rl.get('config', {})
     return c.get('per_family', {}).get(family, {k: v for k, v in c.items() if k != 'per_family'})
 
-# what `measure` (and `add_imagined`) write into an arm: replaced as a whole when an arm is measured again
+# an arm's measured numbers: what `measure` (and `add_imagined`) write, and what `ladder_summary` derives from them; replaced as a whole when an arm is measured again
 MEASURE_KEYS = ('real_success', 'real_success_ci', 'n_real', 'per_family', 'real', 'act_eta', 'judge_on_real', 'judge_real', 'judge_on_real_given_success',
                 'judge_on_real_given_failure', 'imagined_success', 'imagined_success_ci', 'n_imagined', 'gap', 'imagined',
                 'imagined_given_real_success', 'imagined_given_real_failure', 'seconds', 'delta_vs_base', 'delta_vs_base_ci', 'oracle_fraction')
