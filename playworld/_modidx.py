@@ -848,6 +848,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.eval.judge.graded_attempt': ('eval.judge.html#graded_attempt', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.imagined_attempts': ( 'eval.judge.html#imagined_attempts',
                                                                                   'playworld/eval/judge.py'),
+                                      'playworld.eval.judge.imagined_judge_items': ( 'eval.judge.html#imagined_judge_items',
+                                                                                     'playworld/eval/judge.py'),
                                       'playworld.eval.judge.is_judge_items': ('eval.judge.html#is_judge_items', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.judge_cameras': ('eval.judge.html#judge_cameras', 'playworld/eval/judge.py'),
                                       'playworld.eval.judge.judge_curve': ('eval.judge.html#judge_curve', 'playworld/eval/judge.py'),

@@ -72,6 +72,27 @@ def test_train_judge_curve(store, tmp_path):
     items = judge_items(store)
     assert evaluate_judge(load_judge(out), items[-2:])['accuracy'] == pytest.approx(rep['curve'][-1]['accuracy'])
 
+def test_train_judge_on_imagined_attempts(store, tmp_path):
+    "train-judge --imagined-by: the judge trains on the model's replays of the attempts (cached, real labels) and is held out on them."
+    from playworld.assets import default_checkpoint
+    from playworld.eval.judge import load_judge_items, imagined_attempts
+    from playworld.wm.model import load_world_model
+    out = tmp_path/'judge'
+    args = ('train-judge', '--data', store, '--out', out, '--imagined-by', default_checkpoint(), '--set', 'arch=trees', '--set', 'trees=20', '--quiet')
+    pw(*args)
+    rep = json.loads((out/'report.json').read_text())
+    assert rep['imagined_by'] == str(default_checkpoint()) and rep['data'] == [str(store)] and rep['final']['n_val'] == 2
+    cache = out/'imagined'/f'0-{store.name}'
+    its = load_judge_items(cache)                                     # one item per real attempt, with its real label
+    assert [i.success for i in its] == [e.success for e in judge_items(store)] and len(its) == 10
+    wm = load_world_model(default_checkpoint()).eval()
+    ref = judge_items(imagined_attempts(wm, EpisodeStore(store).load_all(), batch_size=10, seed=0))[0]   # one shard: one batch, seed 0
+    np.testing.assert_allclose(its[0].feats, ref.feats, atol=1e-5)   # attempt 0 as the model imagines it, not as it was
+    assert evaluate_judge(load_judge(out), its[-2:])['accuracy'] == pytest.approx(rep['final']['accuracy'])   # held out on imagined attempts
+    t = (cache/'items-00000.npz').stat().st_mtime; pw(*args); assert (cache/'items-00000.npz').stat().st_mtime == t   # reused
+    rc = pw('train-judge', '--data', store, '--out', tmp_path/'j2', '--imagined-by', default_checkpoint(), '--set', 'arch=cnn', '--quiet', check=False)
+    assert rc == 2
+
 @pytest.mark.parametrize('kv, says', [('epochs=two', 'epochs'), ('width=3', "unknown train-judge settings ['width']"),
                                       ('arch=vit', "JudgeConfig.arch='vit'")])
 def test_train_judge_bad_settings(store, tmp_path, capsys, kv, says):

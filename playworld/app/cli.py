@@ -722,6 +722,17 @@ def _cmd_train_judge(a):
     if (bad := sorted(set(sets) - jk - tk)): raise ValueError(f"unknown train-judge settings {bad} (--set); valid: {sorted(jk | tk)}")
     cfg = from_mapping(JudgeConfig, {k: v for k, v in sets.items() if k in jk}, '--set')
     tcfg = from_mapping(JudgeTrainConfig, {k: v for k, v in sets.items() if k in tk}, '--set')
+    real = list(a.data)
+    if a.imagined_by:   # the attempts as the world model imagines them (real labels): the judge learns to read the model's frames
+        from playworld.eval.judge import imagined_judge_items, is_judge_items
+        from playworld.wm.model import load_world_model
+        if cfg.arch == 'cnn': raise ValueError("--imagined-by keeps keypoint features only; the CNN judge (--set arch=cnn) needs frames: use arch keypoints or trees")
+        if (bad := [str(d) for d in real + ([a.val] if a.val else []) if is_judge_items(d)]):
+            raise ValueError(f"--imagined-by replays episode stores; {bad} hold judge item shards (features, no frames or actions)")
+        wm = load_world_model(a.imagined_by).eval()
+        imag = lambda d, tag: imagined_judge_items(Path(a.out)/'imagined'/tag, wm, d, progress=not a.quiet, model_name=str(a.imagined_by))['out']
+        a.data = [imag(d, f'{k}-{Path(d).name}') for k, d in enumerate(real)]
+        a.val = imag(a.val, f'val-{Path(a.val).name}') if a.val else None
     items = [x for d in a.data for x in judge_items(d, cfg.arch, not a.quiet)]
     val = judge_items(a.val, cfg.arch, not a.quiet) if a.val else None
     if val is None:                                                    # no separate seeds: hold out the last val_frac of the data
@@ -729,7 +740,7 @@ def _cmd_train_judge(a):
     sizes = a.sizes or [len(items)]
     judge, rep, curve = judge_curve(items, val, sizes, cfg, tcfg, not a.quiet)
     judge.save(a.out)
-    res = dict(judge=str(a.out), data=[str(d) for d in a.data], val=str(a.val) if a.val else 'last val_frac of data',
+    res = dict(judge=str(a.out), data=[str(d) for d in real], val=str(a.val) if a.val else 'last val_frac of data', imagined_by=str(a.imagined_by or ''),
                config=to_jsonable(judge.cfg), train=to_jsonable(tcfg), curve=curve,
                final={k: v for k, v in rep.items() if k != 'loss'}, loss=rep['loss'])
     write_json(os.path.join(a.out, 'report.json'), res)   # strict JSON: an undefined balanced accuracy is null
@@ -739,12 +750,14 @@ def _cmd_train_judge(a):
 
 def add_train_judge_parser(sub # the playworld `add_subparsers()` object
                           )->argparse.ArgumentParser: # the `train-judge` parser
-    "Register `playworld train-judge --data STORE [STORE ...] --out DIR [--val STORE] [--sizes N,N] [--set k=v]`; sets `func`."
+    "Register `playworld train-judge --data STORE [STORE ...] --out DIR [--val STORE] [--sizes N,N] [--imagined-by MODEL] [--set k=v]`; sets `func`."
     p = sub.add_parser('train-judge', help="train the success/interaction-mode judge on labelled attempts (collect --mode judge), with its accuracy-vs-data curve")
     p.add_argument('--data', nargs='+', required=True, help='stores of labelled attempts (their order is the curve\'s order)')
     p.add_argument('--val', help='held-out store from other seeds (default: the last val_frac of --data)')
     p.add_argument('--out', required=True, help='judge folder: model.safetensors, config.json, report.json')
     p.add_argument('--sizes', type=_ints, help='training-set sizes of the curve, comma-separated (default: all); the judge saved is the largest')
+    p.add_argument('--imagined-by', metavar='MODEL', help="world-model folder: train (and hold out) on its open-loop replays of the stores' attempts, labelled with what really "
+                   "happened, cached resumably in OUT/imagined/; the judge then reads that model's frames, and its held-out accuracy says how much of the outcome they carry")
     p.add_argument('--set', action='append', metavar='KEY=VALUE', help='JudgeConfig (arch, n_frames, hidden, threshold, ...) or JudgeTrainConfig (epochs, lr, ...) values')
     p.add_argument('--json', action='store_true', help='print the curve as JSON'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_train_judge)

@@ -25,14 +25,14 @@ from ..data.events import MODES, Event, parse_event, format_event, stamp_event, 
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'JUDGE_PROMPT', 'PROPOSER_PROMPT', 'target_of',
-           'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts', 'graded_attempt',
+__all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'IMAGINED_META', 'JUDGE_PROMPT', 'PROPOSER_PROMPT',
+           'target_of', 'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts', 'graded_attempt',
            'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet',
            'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input', 'KeypointNet',
            'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras', 'JudgeItem',
            'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items', 'is_judge_items',
            'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
-           'imagined_attempts', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
+           'imagined_attempts', 'imagined_judge_items', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -830,6 +830,54 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
             out.append(Episode(None, e.actions, e.state, e.instruction, e.task, 'imagined', e.policy_id, e.success, e.fps,
                                list(e.events), cameras=cams))
     return out
+
+# %% ../../nbs/51a_eval.judge.ipynb #72283c6b
+IMAGINED_META = 'imagined.json'   # what `imagined_judge_items` imagined: model, data, shard, seed (a rerun with others is refused)
+
+def imagined_judge_items(out,               # folder of item shards (created; a rerun resumes)
+                         wm,                # `ActionVideoDenoiser` whose imagined frames the judge will read
+                         data,              # real labelled attempts: an `EpisodeStore`, its folder, or a list of `Episode`s (every camera the model predicts, each attempt longer than n_ctx)
+                         shard:int=40,      # attempts per shard, imagined together (what a crash can lose)
+                         seed:int=0,        # sampling-noise seed (shard k uses seed + k)
+                         progress:bool=True,
+                         model_name:str=''  # how `imagined.json` names the model (e.g. its folder)
+                        )->dict:            # {'out', 'episodes', 'shards', 'successes', 'seconds'}
+    """Training data for a judge of *imagined* frames: every real attempt of `data` replayed open-loop in the world model
+    from its first n_ctx frames (`imagined_attempts`: the model's frames, the real actions, instruction, events and
+    success), reduced to keypoint features (`judge_items`) and saved in shards `items-00000.npz` … of `shard` attempts in
+    the data's order. A judge trained on them (`train_judge` / `playworld train-judge --imagined-by`) reads what the
+    model draws when the real attempt succeeded or failed; its held-out accuracy is how much of the real outcome the
+    imagined frames still carry, which separates a judge that cannot read the model's frames (the shipped judge calls
+    almost no imagined lift a success) from a model that loses the outcome (then no judge of these features does much
+    better than chance). Attempts of unequal length are imagined in equal-length sub-batches. Complete shards are kept,
+    so a rerun resumes; settings are recorded in `imagined.json`. ValueError for shard < 1, a rerun with other settings,
+    an attempt not longer than n_ctx; KeyError (from the store) for a camera of the model the data lacks."""
+    import time
+    if shard < 1: raise ValueError(f"shard must be >= 1, got {shard}")
+    out, t0 = Path(out), time.time(); out.mkdir(parents=True, exist_ok=True)
+    keys = list(getattr(wm.config, 'cameras', None) or [])
+    if isinstance(data, (str, Path)):
+        from playworld.data.store import EpisodeStore
+        name, data = str(data), EpisodeStore(data, cameras=keys or None)
+    else: name = getattr(data, 'root', None) and str(data.root) or f'{len(data)} attempts'
+    meta = dict(model=model_name, data=name, episodes=len(data), shard=shard, seed=seed, n_ctx=wm.config.n_ctx)
+    if (out/IMAGINED_META).exists() and (old := json.loads((out/IMAGINED_META).read_text())) != meta:
+        diff = {k: (old.get(k), v) for k, v in meta.items() if old.get(k) != v}
+        raise ValueError(f"{out}: imagined with other settings {diff} (was, now); give another folder or delete it")
+    write_json(out/IMAGINED_META, meta)
+    get = data.load if hasattr(data, 'load') else data.__getitem__
+    for k in tqdm(range(0, len(data), shard), disable=not progress, desc='imagined attempts'):
+        f = out/ITEMS_SHARD.format(k // shard)
+        if f.exists(): continue                                                   # written atomically: complete
+        eps = [get(i) for i in range(k, min(len(data), k + shard))]; im = [None] * len(eps)
+        for T in sorted({len(e) for e in eps}):                                   # `imagined_attempts` needs one length per batch
+            ix = [i for i, e in enumerate(eps) if len(e) == T]
+            for i, e in zip(ix, imagined_attempts(wm, [eps[i] for i in ix], batch_size=len(ix), seed=seed + k // shard)): im[i] = e
+        save_judge_items(judge_items(im, cameras=keys or None), f)
+    items = load_judge_items(out)
+    return dict(out=str(out), episodes=len(items), shards=len(list(out.glob('items-*.npz'))),
+                successes=int(sum(it.success for it in items)), seconds=round(time.time() - t0, 1))
+
 
 # %% ../../nbs/51a_eval.judge.ipynb #baa03e73
 JUDGE_PROMPT = ("The image shows a robot gripper at a table: on the left the start, on the right the end of an attempt at "
