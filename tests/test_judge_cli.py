@@ -43,6 +43,7 @@ def test_evaluate_judge_on_a_store(store, capsys):
     (('evaluate', 'judge', '--episodes', 2, '--families', 'fly', '--quiet'), "unknown task families ['fly']"),
     (('evaluate', 'judge', '--episodes', 0, '--quiet'), 'n must be >= 1 attempt, got 0'),
     (('evaluate', 'judge', '--imagined', '--quiet'), '--imagined needs --model DIR'),
+    (('collect', '--mode', 'judge', '--state', '--episodes', 2, '--out', 'X'), '--state applies to --mode policy only'),
     (('evaluate', 'judge', '--episodes', 2, '--leads', '4,8', '--quiet'), '--leads 4,8 needs --imagined --model DIR'),
 ])
 def test_bad_arguments_exit_2(args, says, tmp_path, capsys):
@@ -92,6 +93,16 @@ def test_train_judge_on_imagined_attempts(store, tmp_path):
     t = (cache/'items-00000.npz').stat().st_mtime; pw(*args); assert (cache/'items-00000.npz').stat().st_mtime == t   # reused
     rc = pw('train-judge', '--data', store, '--out', tmp_path/'j2', '--imagined-by', default_checkpoint(), '--set', 'arch=cnn', '--quiet', check=False)
     assert rc == 2
+
+def test_collect_policy_attempts_image_only_or_with_state(tmp_path):
+    "collect --mode policy: the policy acts image-only (as the ladder measures it) unless --state feeds it its proprioception."
+    pol = 'data_samples/rl/policies/lift/base'
+    for d, extra in (('img', ()), ('state', ('--state',))):
+        pw('collect', '--mode', 'policy', '--policy', pol, '--episodes', 2, '--max-steps', 6, '--seed', 3, '--out', tmp_path/d, '--quiet', *extra)
+    img, st = EpisodeStore(tmp_path/'img').load(0), EpisodeStore(tmp_path/'state').load(0)
+    ref = next(iter(__import__('playworld.rl.policy', fromlist=['policy_stream']).policy_stream(pol)(1, 0, 3, 64, 6)))   # image-only stream
+    np.testing.assert_allclose(img.actions, ref.actions, atol=1e-6)
+    assert not np.allclose(img.actions, st.actions)
 
 @pytest.mark.parametrize('kv, says', [('epochs=two', 'epochs'), ('width=3', "unknown train-judge settings ['width']"),
                                       ('arch=vit', "JudgeConfig.arch='vit'")])

@@ -155,8 +155,8 @@ def _cmd_collect(a):
         if not a.policy: raise ValueError("--mode policy needs --policy DIR (a folder save_policy wrote, e.g. an RL arm's policy)")
         if not (Path(a.policy)/'config.json').exists(): raise FileNotFoundError(f"--policy {a.policy}: no saved policy there (config.json missing)")
         from playworld.rl.policy import policy_stream
-        kw['stream'], kw['task'] = policy_stream(a.policy, [f for f in (a.task or 'lift').split(',') if f]), None
-    elif a.policy: raise ValueError("--policy applies to --mode policy only")
+        kw['stream'], kw['task'] = policy_stream(a.policy, [f for f in (a.task or 'lift').split(',') if f], use_state=a.state), None
+    elif a.policy or a.state: raise ValueError(f"{'--policy' if a.policy else '--state'} applies to --mode policy only")
     if a.features:                                                      # the judge's keypoint features only, no video
         if a.mode not in ('judge', 'policy'): raise ValueError(f"--features applies to --mode judge or policy (labelled attempts), not {a.mode!r}")
         if a.workers > 1: raise ValueError("--features runs in one process: start one collection per seed instead of --workers")
@@ -179,6 +179,7 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
                         '--max-steps steps, half reset-free play, half graded policies (the judge\'s training data); policy: '
                         'labelled attempts of the saved policy --policy DIR on fresh layouts (e.g. one RL pushed against a judge)')
     c.add_argument('--policy', help='--mode policy: the saved diffusion policy folder')
+    c.add_argument('--state', action='store_true', help='--mode policy: feed the policy its proprioceptive state (default: image-only, as the RL ladder measures it and as it acts inside a world model)')
     c.add_argument('--episodes', type=int, required=True, help='number of episodes the store holds at the end')
     c.add_argument('--out', required=True, help='store folder (LeRobot v3 layout)')
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')

@@ -427,8 +427,9 @@ class policy_stream:
     reward hacking), labelled here by the simulator. ValueError for an unknown family."""
     def __init__(self, policy,                  # a `DiffusionPolicy`, or the folder `save_policy` wrote
                  families=('lift',),            # task families, taken in turn
-                 policy_id:str|None=None):      # the episodes' policy id (None: 'policy:<folder name>' or 'diffusion-policy')
-        self.families = list(families)
+                 policy_id:str|None=None,       # the episodes' policy id (None: 'policy:<folder name>' or 'diffusion-policy')
+                 use_state:bool=False):         # feed the proprioceptive state (False: image-only, as the RL ladder measures a policy and as it acts inside a world model)
+        self.families, self.use_state = list(families), use_state
         if not self.families or [f for f in self.families if f not in TASK_FAMILIES]:
             raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
         self.policy = str(policy) if isinstance(policy, (str, Path)) else policy
@@ -443,7 +444,7 @@ class policy_stream:
             for i in range(start, n):
                 s = derive_seed(seed, i)
                 obs, _ = env.reset(seed=s, options={'task': self.families[i % len(self.families)]})
-                yield run_full(env, PolicyRunner(pol, seed=s, policy_id=self.policy_id), obs, max_steps, 'play', self.policy_id)
+                yield run_full(env, PolicyRunner(pol, use_state=self.use_state, seed=s, policy_id=self.policy_id), obs, max_steps, 'play', self.policy_id)
         finally: env.close()
 
 
