@@ -100,7 +100,8 @@ def test_collect_policy_attempts_image_only_or_with_state(tmp_path):
     for d, extra in (('img', ()), ('state', ('--state',))):
         pw('collect', '--mode', 'policy', '--policy', pol, '--episodes', 2, '--max-steps', 6, '--seed', 3, '--out', tmp_path/d, '--quiet', *extra)
     img, st = EpisodeStore(tmp_path/'img').load(0), EpisodeStore(tmp_path/'state').load(0)
-    ref = next(iter(__import__('playworld.rl.policy', fromlist=['policy_stream']).policy_stream(pol)(1, 0, 3, 64, 6)))   # image-only stream
+    from playworld.rl.policy import policy_stream
+    ref = next(iter(policy_stream(pol)(1, 0, 3, 64, 6)))             # the image-only stream
     np.testing.assert_allclose(img.actions, ref.actions, atol=1e-6)
     assert not np.allclose(img.actions, st.actions)
 

@@ -723,25 +723,25 @@ def _cmd_train_judge(a):
     if (bad := sorted(set(sets) - jk - tk)): raise ValueError(f"unknown train-judge settings {bad} (--set); valid: {sorted(jk | tk)}")
     cfg = from_mapping(JudgeConfig, {k: v for k, v in sets.items() if k in jk}, '--set')
     tcfg = from_mapping(JudgeTrainConfig, {k: v for k, v in sets.items() if k in tk}, '--set')
-    real = list(a.data)
+    data, val_data = list(a.data), a.val                              # what the judge trains and is held out on
     if a.imagined_by:   # the attempts as the world model imagines them (real labels): the judge learns to read the model's frames
         from playworld.eval.judge import imagined_judge_items, is_judge_items
         from playworld.wm.model import load_world_model
         if cfg.arch == 'cnn': raise ValueError("--imagined-by keeps keypoint features only; the CNN judge (--set arch=cnn) needs frames: use arch keypoints or trees")
-        if (bad := [str(d) for d in real + ([a.val] if a.val else []) if is_judge_items(d)]):
+        if (bad := [str(d) for d in data + ([a.val] if a.val else []) if is_judge_items(d)]):
             raise ValueError(f"--imagined-by replays episode stores; {bad} hold judge item shards (features, no frames or actions)")
         wm = load_world_model(a.imagined_by).eval()
         imag = lambda d, tag: imagined_judge_items(Path(a.out)/'imagined'/tag, wm, d, progress=not a.quiet, model_name=str(a.imagined_by))['out']
-        a.data = [imag(d, f'{k}-{Path(d).name}') for k, d in enumerate(real)]
-        a.val = imag(a.val, f'val-{Path(a.val).name}') if a.val else None
-    items = [x for d in a.data for x in judge_items(d, cfg.arch, not a.quiet)]
-    val = judge_items(a.val, cfg.arch, not a.quiet) if a.val else None
+        data = [imag(d, f'{k}-{Path(d).name}') for k, d in enumerate(data)]
+        val_data = imag(a.val, f'val-{Path(a.val).name}') if a.val else None
+    items = [x for d in data for x in judge_items(d, cfg.arch, not a.quiet)]
+    val = judge_items(val_data, cfg.arch, not a.quiet) if val_data else None
     if val is None:                                                    # no separate seeds: hold out the last val_frac of the data
         k = max(1, int(round(len(items) * tcfg.val_frac))); items, val = items[:-k], items[-k:]
     sizes = a.sizes or [len(items)]
     judge, rep, curve = judge_curve(items, val, sizes, cfg, tcfg, not a.quiet)
     judge.save(a.out)
-    res = dict(judge=str(a.out), data=[str(d) for d in real], val=str(a.val) if a.val else 'last val_frac of data', imagined_by=str(a.imagined_by or ''),
+    res = dict(judge=str(a.out), data=[str(d) for d in a.data], val=str(a.val) if a.val else 'last val_frac of data', imagined_by=str(a.imagined_by or ''),
                config=to_jsonable(judge.cfg), train=to_jsonable(tcfg), curve=curve,
                final={k: v for k, v in rep.items() if k != 'loss'}, loss=rep['loss'])
     write_json(os.path.join(a.out, 'report.json'), res)   # strict JSON: an undefined balanced accuracy is null
