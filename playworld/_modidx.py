@@ -1070,6 +1070,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                      'playworld/rl/policy.py'),
                                      'playworld.rl.policy.policy_stream.__init__': ( 'rl.policy.html#policy_stream.__init__',
                                                                                      'playworld/rl/policy.py'),
+                                     'playworld.rl.policy.policy_stream.settings': ( 'rl.policy.html#policy_stream.settings',
+                                                                                     'playworld/rl/policy.py'),
                                      'playworld.rl.policy.random_shift': ('rl.policy.html#random_shift', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.save_policy': ('rl.policy.html#save_policy', 'playworld/rl/policy.py'),
                                      'playworld.rl.policy.success_rates': ('rl.policy.html#success_rates', 'playworld/rl/policy.py'),

@@ -25,14 +25,15 @@ from ..data.events import MODES, Event, parse_event, format_event, stamp_event, 
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'IMAGINED_META', 'JUDGE_PROMPT', 'PROPOSER_PROMPT',
-           'target_of', 'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts', 'graded_attempt',
-           'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig', 'JudgeNet',
-           'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input', 'KeypointNet',
-           'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras', 'JudgeItem',
-           'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items', 'is_judge_items',
-           'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
-           'imagined_attempts', 'imagined_judge_items', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
+__all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'COLLECT_META', 'IMAGINED_META', 'JUDGE_PROMPT',
+           'PROPOSER_PROMPT', 'target_of', 'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts',
+           'graded_attempt', 'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig',
+           'JudgeNet', 'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input',
+           'KeypointNet', 'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras',
+           'JudgeItem', 'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items',
+           'is_judge_items', 'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig',
+           'judge_curve', 'imagined_attempts', 'imagined_judge_items', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
+           'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -648,6 +649,8 @@ def load_judge_items(path # an .npz of `save_judge_items`, or a folder of `items
                           None, str(z['policy_id'][i]), hw, cams) for i in range(len(T))]
     return out
 
+COLLECT_META = 'collect.json'   # what a folder of collected judge items was collected with
+
 def collect_judge_items(out,               # folder of item shards (created)
                         n:int,             # attempts the folder holds at the end
                         stream=None,       # stream(n, start, seed, size, steps[, cameras=]) -> Episodes (default `judge_stream`; e.g. `policy_stream`)
@@ -659,15 +662,29 @@ def collect_judge_items(out,               # folder of item shards (created)
     """The judge's labelled attempts straight to keypoint features (`view_features`), in shards of `shard` attempts:
     no video is encoded or decoded, so collecting is ~1.7x faster than `collect --mode judge` into a store and the
     result ~70x smaller. The attempts are exactly those of the stream for these arguments. Resumable: complete shards
-    are kept and the stream restarts after them. ValueError for n < 1 or shard < 1."""
+    are kept and the stream restarts after them; the settings are recorded in `collect.json` (seed, size, steps,
+    cameras, shard, and the stream's `settings`, e.g. `policy_stream`'s policy fingerprint), and a resume with other
+    settings is refused. ValueError for n < 1 or shard < 1, or a folder collected with other settings."""
     import time
     if n < 1 or shard < 1: raise ValueError(f"collect_judge_items needs n >= 1 and shard >= 1, got n={n}, shard={shard}")
     out, stream, t0 = Path(out), stream or judge_stream, time.time()
     out.mkdir(parents=True, exist_ok=True)
-    done = 0
-    while (out/ITEMS_SHARD.format(done // shard)).exists() and done < n: done += shard   # complete shards (each written atomically)
+    done = k = 0
+    while done < n and (f := out/ITEMS_SHARD.format(k)).exists():      # the shards already there (each written atomically)
+        m = len(np.load(f, allow_pickle=False)['T'])
+        if m < shard and done + m < n: break   # the short last shard of a smaller earlier n: collected again from its start
+        done += m; k += 1
     cams = tuple(camera_names(cameras))
     TabletopEnv.check_cameras(cams)
+    run = dict(seed=seed, size=size, steps=steps, cameras=list(cams), shard=shard,
+               stream=getattr(stream, 'settings', None) or getattr(stream, '__name__', type(stream).__name__))
+    have = any(out.glob('items-*.npz'))                                  # a collection to continue (even a short one)
+    if (out/COLLECT_META).exists():
+        old = json.loads((out/COLLECT_META).read_text())
+        if have and (diff := {k: (old.get(k), v) for k, v in run.items() if old.get(k) != v}):
+            raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}; give another folder or delete it")
+    elif have: log.warning(f"{out}: shards from a collection that recorded no settings; resuming without checking them")
+    write_json(out/COLLECT_META, run)
     done = min(done, n); buf, k = [], done // shard
     kw = {'cameras': cams} if cams != ('top',) else {}
     with tqdm(total=n, initial=done, disable=not progress, desc='judge items') as bar:

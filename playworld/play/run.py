@@ -122,7 +122,8 @@ def collect_to_store(out:str|Path,          # store folder
                      cameras=('top',),      # tabletop cameras to record, names or 'top,front' (a stream is handed them as cameras=)
                      stream=None,           # another source: stream(n, start, seed, size, max_steps[, cameras=]) -> Episodes start..n-1,
                                             # the same ones for the same arguments (resumable), e.g. `eval.judge.judge_stream`;
-                                            # `mode` then names it in the run record
+                                            # `mode` then names it in the run record, and its `settings` dict, if it has one
+                                            # (`rl.policy.policy_stream`: the policy's fingerprint), must match on resume
                     )->dict:                # {'out', 'episodes', 'new', 'frames_new', 'success_rate', 'seconds', 'episodes_per_s', 'frames_per_s'}
     "Collect play or demo episodes into a store, committed episode by episode; ValueError on bad settings or a store from another run."
     out = Path(out)
@@ -139,7 +140,9 @@ def collect_to_store(out:str|Path,          # store folder
         if w.removed: log.warning(f"{out}: removed {len(w.removed)} files of an interrupted write")
         start = len(w)
         _check_run(out, dict(env='tabletop', mode=mode, seed=seed, size=size, max_steps=max_steps, task=task, n_episodes=n_episodes,
-                             **({'cameras': list(cams)} if cams != ('top',) else {})), resume, start)
+                             **({'cameras': list(cams)} if cams != ('top',) else {}),
+                             # a stream that says what makes its episodes (e.g. `policy_stream`: which policy, whether it reads its state)
+                             **({'stream': st} if (st := getattr(stream, 'settings', None)) is not None else {})), resume, start)
         if start >= n_episodes: return dict(out=str(out), episodes=start, new=0, frames_new=0, success_rate=None, seconds=0., episodes_per_s=0., frames_per_s=0.)
         hist = EpisodeStore(out).meta if start and mode == 'play' else []
         hist = [SimpleNamespace(instruction=m['instruction'], success=m['success']) for m in hist]

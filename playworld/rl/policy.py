@@ -434,6 +434,17 @@ class policy_stream:
             raise ValueError(f"families {families!r}: expected some of {list(TASK_FAMILIES)}")
         self.policy = str(policy) if isinstance(policy, (str, Path)) else policy
         self.policy_id = policy_id or (f'policy:{Path(policy).name}' if isinstance(policy, (str, Path)) else 'diffusion-policy')
+    @property
+    def settings(self)->dict: # what makes its attempts: the run record a resumed collection must match (`collect_to_store`, `collect_judge_items`)
+        "The policy (folder, and a SHA-256 of its config and weights, so a policy retrained or re-tempered in place is noticed), families and whether it reads its state."
+        import hashlib
+        if isinstance(self.policy, str):
+            h = hashlib.sha256()
+            for f in sorted(Path(self.policy).iterdir()):
+                if f.is_file(): h.update(f.name.encode()); h.update(f.read_bytes())
+            pol = dict(policy=str(Path(self.policy).resolve()), policy_sha256=h.hexdigest())
+        else: pol = dict(policy='in-memory DiffusionPolicy', policy_sha256=None)   # nothing on disk to fingerprint
+        return dict(stream='policy', **pol, families=self.families, use_state=self.use_state)
     def __call__(self, n:int, start:int=0, seed:int=0, size:int=64, max_steps:int=60, cameras:tuple=('top',)): # cameras recorded (the policy renders its own)
         from playworld.core import derive_seed
         from playworld.eval.judge import run_full
