@@ -108,6 +108,7 @@ def measure(policy:DiffusionPolicy,
             seed:int=90_000,         # first layout seed
             max_steps:int=60,        # real episode length and imagined frames, steps
             batch:int=25,
+            wm_judge=None,           # the judge of the imagined frames, e.g. one trained on the model's replays (None: `judge`)
            )->dict:                  # see below
     """Real success (simulator ground truth) and imagined success (judge on world-model rollouts) of one policy, 95 % Wilson intervals.
 
@@ -128,8 +129,8 @@ def measure(policy:DiffusionPolicy,
         out.update(judge_on_real=float(jr.mean()), judge_real=jr.astype(int).tolist(),   # the judge's verdict on each real episode
                    judge_on_real_given_success=float(jr[ok_real].mean()) if ok_real.any() else None,
                    judge_on_real_given_failure=float(jr[~ok_real].mean()) if (~ok_real).any() else None)
-    if n_imagined and wm is not None and judge is not None:
-        add_imagined(out, policy, wm, judge, families, n_imagined, noise_fn, seed, max_steps, batch)
+    if n_imagined and wm is not None and (ij := wm_judge if wm_judge is not None else judge) is not None:
+        add_imagined(out, policy, wm, ij, families, n_imagined, noise_fn, seed, max_steps, batch)
     out['seconds'] = time.time() - t0
     return out
 
@@ -217,6 +218,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
               wm=None,                    # `ActionVideoDenoiser` for the world-model arms and the imagined success (None: those arms refused)
               judge=None,                 # callable(frames (B, T, H, W, 3) uint8, instruction(s)) -> (B,) bool (None: judge arms refused)
               demos:list|None=None,       # list[Episode] of the family for bc_more and Dyna (None: those arms refused)
+              wm_judge=None,              # the judge of imagined frames: reward of grpo_wm, dsrl_wm and Dyna, and every arm's imagined success (None: `judge`)
               arms=RL_ARMS,               # which rungs to run (base always)
               grpo:dict|None=None,        # `train_grpo` arguments shared by oracle, judge_real and grpo_wm (n_updates, groups_per_update, G, steps, lr, kl_coef, ...)
               dsrl:dict|None=None,        # `train_dsrl` arguments of dsrl_wm and Dyna
@@ -240,14 +242,17 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
     the real frames (the lift lost here is the judge's), GRPO and DSRL in the world model with the judge on imagined
     frames (the lift lost here is the world model's), more BC at equal compute, and Dyna (real rollouts of the RL policy
     fine-tune the world model, RL continues; ≥ 2 iterations). Every arm is measured image-only on the same `n_real` fresh
-    layouts, paired with the base. ValueError for an unknown family or arm, or an arm whose inputs are missing."""
+    layouts, paired with the base. `wm_judge` lets the world-model rungs read imagined frames with a judge trained on the
+    model's own replays of real attempts (`imagined_judge_items`), while judge_real keeps the judge of real frames.
+    ValueError for an unknown family or arm, or an arm whose inputs are missing."""
     if family not in TASK_FAMILIES: raise ValueError(f"unknown family {family!r}; expected one of {tuple(TASK_FAMILIES)}")
     if (bad := [a for a in arms if a not in RL_ARMS]): raise ValueError(f"unknown arms {bad}; expected some of {RL_ARMS}")
     have = dict(wm=wm is not None, judge=judge is not None, demos=bool(demos))
     for a in arms:
         if (miss := [k for k in RL_NEEDS.get(a, ()) if not have[k]]): raise ValueError(f"arm {a!r} needs {', '.join(miss)}")
     if wm is not None and base.config.size != wm.config.size: raise ValueError(f"policy frames are {base.config.size} px, the world model's {wm.config.size} px")
-    if wm is not None and judge is not None: check_judge_cameras(judge, {'world model': wm})
+    wj = wm_judge if wm_judge is not None else judge                                  # the judge of imagined frames
+    if wm is not None and wj is not None: check_judge_cameras(wj, {'world model': wm})
     out = Path(out); out.mkdir(parents=True, exist_ok=True); log = log or (lambda *a: None)
     grpo, dsrl, bc, dyna = dict(grpo or {}), dict(dsrl or {}), dict(bc or {}), dict(dyna or {})
     n_ctx, size, fam = (wm.config.n_ctx if wm is not None else 4), base.config.size, (family,)
@@ -261,7 +266,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                                 curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed)
         write_json(out/'rl.json', allres)   # strict JSON: undefined values are null
     done = lambda a: resume and a in lad and 'real_success' in lad[a] and pol_dir(a).exists()
-    ms = lambda p, nf=None: measure(p, wm, judge, fam, n_real, n_imagined if wm is not None else 0, nf, seed=real_seed, max_steps=max_steps)
+    ms = lambda p, nf=None: measure(p, wm, judge, fam, n_real, n_imagined if wm is not None else 0, nf, seed=real_seed, max_steps=max_steps, wm_judge=wj)
     seed_everything(seed)
     if not done('base'):
         save_policy(base, pol_dir('base')); lad['base'] = ms(base) | dict(compute_s=bc_seconds); save()
@@ -283,7 +288,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             else:
                 env = SceneGroupEnv(None, size, n_ctx, judge_cameras(judge) if a == 'judge_real' else base.cameras, base.n_views)   # the policy sees its cameras, the judge its own
                 starts = env.starts(n_starts, fam, 50_000 + seed)
-            reward = env.judge if a == 'oracle' else env.judged_by(judge) if a == 'judge_real' else judge   # judge_real: the judge sees every camera it reads
+            reward = env.judge if a == 'oracle' else env.judged_by(judge) if a == 'judge_real' else wj   # judge_real: the judge sees every camera it reads
             r = train_grpo(p, env, reward, starts, seed=seed, log=log, callback=cb, **grpo)
             if a != 'grpo_wm': env.close()
             cost = time.time() - t0 - cb.seconds; save_policy(p, pol_dir(a))
@@ -292,7 +297,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             npol = NoisePolicy(base.config.cond_dim, base.config.horizon, base.config.action_dim)
             cb = _curve_cb(base, fam, curve_real, curve_every, npol, max_steps)
             starts = wm_starts()
-            r = train_dsrl(base, WorldModelEnv(wm, seed=seed), judge, starts, npol=npol, seed=seed, log=log, callback=cb, **dsrl)
+            r = train_dsrl(base, WorldModelEnv(wm, seed=seed), wj, starts, npol=npol, seed=seed, log=log, callback=cb, **dsrl)
             cost = time.time() - t0 - cb.seconds; npol = r['npol']; base.requires_grad_(True)   # train_dsrl froze the base
             save_noise_policy(npol, pol_dir(a)/'noise_policy')
             lad[a] = ms(base, noise_fn(npol, deterministic=False, seed=seed)) | dict(curve=r['curve'], compute_s=cost)
@@ -308,10 +313,10 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             np_, w, curve, info = copy.deepcopy(npol) if npol is not None else None, wm, [], []
             starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size, cameras=wm_cameras(wm))
             for k in range(it):   # each iteration starts from the last one's noise policy and world model
-                r = dyna_iteration(base, np_, w, judge, demos, starts, out/'dyna'/family/f'iter{k}', fam, dsrl, max_steps, seed=seed + k, log=log, **kw)
+                r = dyna_iteration(base, np_, w, wj, demos, starts, out/'dyna'/family/f'iter{k}', fam, dsrl, max_steps, seed=seed + k, log=log, **kw)
                 np_, w = r.pop('npol'), r.pop('wm'); curve += [dict(c, iteration=k) for c in r.pop('curve')]; info.append(r)
             base.requires_grad_(True); save_noise_policy(np_, pol_dir(a)/'noise_policy')
-            m = measure(base, w, judge, fam, n_real, n_imagined, noise_fn(np_, False, seed), seed=real_seed, max_steps=max_steps)
+            m = measure(base, w, judge, fam, n_real, n_imagined, noise_fn(np_, False, seed), seed=real_seed, max_steps=max_steps, wm_judge=wj)
             lad[a] = m | dict(curve=curve, iterations=info, compute_s=time.time() - t0)
         log(f"[rl {family}] {a}: real {lad[a]['real_success']:.2f} {np.round(lad[a]['real_success_ci'], 2)} ({lad[a]['compute_s']:.0f} s)")
         save()
@@ -619,6 +624,7 @@ class Params(Presets):
     "The RL ladder's settings (the stage notebook's parameters); checked on construction, ValueError naming the bad one."
     model:str = 'shipped'     # world model of the world-model arms (text): a model name under DIR/models, a model folder (path), 'shipped' (data_samples/tabletop_wm) or '' (none: simulator arms only)
     judge:str = ''            # judge folder, the reward of judge_real and the world-model arms (path; '': the shipped top-camera judge, data_samples/tabletop_judge_top)
+    wm_judge:str = ''         # judge folder of the imagined frames: the world-model arms' reward and every arm's imagined success (path; '': judge)
     base_policy:str = ''      # the base every arm starts from (path; 'shipped': data_samples/rl_lift/base_policy; '': behaviour-cloned on the demos)
     families:list = dataclasses.field(default_factory=lambda: ['lift'])  # task families, one ladder each (list of family names)
     arms:list = dataclasses.field(default_factory=lambda: list(RL_ARMS)) # the rungs to run (list of arm names; base always)
@@ -676,12 +682,14 @@ class Params(Presets):
         if not self.lr > 0: raise ValueError(f"parameter lr={self.lr!r}: expected a number > 0")
         if not self.kl_coef >= 0: raise ValueError(f"parameter kl_coef={self.kl_coef!r}: expected a number >= 0")
         if self.judge and not Path(self.judge).is_dir(): raise FileNotFoundError(f"judge={self.judge!r}: no such judge folder (set it to a folder Judge.save wrote, or '' for the shipped one)")
+        if self.wm_judge and not Path(self.wm_judge).is_dir():
+            raise FileNotFoundError(f"wm_judge={self.wm_judge!r}: no such judge folder (a folder Judge.save wrote, e.g. by train-judge --imagined-by; '' to use judge)")
         if self.base_policy not in ('', 'shipped') and not (Path(self.base_policy)/'config.json').exists():
             raise FileNotFoundError(f"base_policy={self.base_policy!r}: no policy there (set it to a folder save_policy wrote, 'shipped' or '' to behaviour-clone one)")
 
 def check_inputs(p:Params,   # the settings
                  out,         # run folder DIR
-                )->dict:      # {'model': world-model folder or '', 'judge': judge folder}
+                )->dict:      # {'model': world-model folder or '', 'judge': judge folder, 'wm_judge': judge folder of imagined frames or ''}
     "Every input the settings name, found without loading anything; FileNotFoundError naming the setting to change when one is missing."
     from playworld.assets import default_checkpoint, default_judge
     out, mdir = Path(out), ''
@@ -694,14 +702,14 @@ def check_inputs(p:Params,   # the settings
     if jp is None: raise FileNotFoundError("no judge given and no shipped top-camera judge (data_samples/tabletop_judge_top) found: set judge")
     if p.store_starts and not (out/'data'/'tabletop'/'meta'/'info.json').exists():
         raise FileNotFoundError(f"store_starts={p.store_starts} needs the run's play store at {out/'data'/'tabletop'} (run the collect stage first, or set store_starts 0)")
-    return dict(model=str(mdir), judge=str(jp))
+    return dict(model=str(mdir), judge=str(jp), wm_judge=str(p.wm_judge))
 
-def _load(p:Params, out:Path)->tuple: # (world model or None, judge, their paths)
-    "The world model and judge the settings name (`check_inputs` first)."
+def _load(p:Params, out:Path)->tuple: # (world model or None, judge, judge of imagined frames or None, their paths)
+    "The world model and judges the settings name (`check_inputs` first)."
     from playworld.wm.model import load_world_model
     from playworld.eval.judge import load_judge
     paths = check_inputs(p, out)
-    return (load_world_model(paths['model']).eval() if paths['model'] else None), load_judge(paths['judge']), paths
+    return (load_world_model(paths['model']).eval() if paths['model'] else None), load_judge(paths['judge']), (load_judge(paths['wm_judge']) if paths['wm_judge'] else None), paths
 
 def _base(p:Params, family:str, demos:list, out:Path, size:int)->tuple: # (base policy, BC seconds, where it came from)
     "The ladder's base: the given or shipped policy, the one this run folder already trained, or BC on the demos now."
@@ -725,7 +733,7 @@ def run(p:Params,        # the settings
     from playworld.play.collect import collect_demos
     from playworld.data.store import EpisodeStore, write_episodes
     import shutil
-    out = Path(out); wm, jd, paths = _load(p, out); rl_dir = out/'rl'
+    out = Path(out); wm, jd, wj, paths = _load(p, out); rl_dir = out/'rl'
     size, n_ctx = (wm.config.size, wm.config.n_ctx) if wm is not None else (64, 4)
     extra = []
     if p.store_starts:
@@ -742,7 +750,7 @@ def run(p:Params,        # the settings
             shutil.rmtree(dd, ignore_errors=True); write_episodes(dd, demos)
         base, bc_s, src = _base(p, f, demos, out, size); m['base_policy'][f] = src
         print(f"[rl {f}] base policy: {src}; {len(demos)} demos")
-        lad = rl_ladder(base, rl_dir, f, wm, jd, demos, ['base'] + [a for a in p.arms if a != 'base'], grpo=dict(rl, lr=p.lr, kl_coef=p.kl_coef),
+        lad = rl_ladder(base, rl_dir, f, wm, jd, demos, wj, ['base'] + [a for a in p.arms if a != 'base'], grpo=dict(rl, lr=p.lr, kl_coef=p.kl_coef),
                         dsrl=dict(rl), dyna=dict(iterations=p.dyna_iterations, episodes=p.dyna_episodes, wm_steps=p.dyna_wm_steps, updates=p.dyna_updates),
                         n_starts=p.n_starts, extra_starts=extra, n_real=p.n_real, n_imagined=p.n_imagined, real_seed=p.real_seed,
                         curve_every=p.curve_every, curve_real=p.curve_real, max_steps=p.max_steps, bc_seconds=bc_s, seed=p.seed)
