@@ -803,7 +803,10 @@ def section(m:dict,  # the content of metrics/tabletop.rl.json
              "GRPO in the simulator with its exact success (oracle), GRPO in the simulator rewarded by the judge on real frames, GRPO and DSRL in the "
              f"world model rewarded by the judge, more BC for the same compute, and Dyna. Real success on {c.get('n_real')} fresh layouts per arm "
              f"(seeds {c.get('real_seed')} and up, the same for every arm; Wilson 95 %), the gain over the base paired by layout (bootstrap 95 %), "
-             "and the fraction of the oracle's lift each arm keeps: the rung where it drops is where the lift is lost.</p>",
+             "and the fraction of the oracle's lift each arm keeps: the rung where it drops is where the lift is lost.</p>"
+             + (f"<p>The world-model arms are rewarded, and every arm's imagined success is read, by a judge of imagined frames, "
+                f"<code>{html.escape(str(c['wm_judge']))}</code>; the judge of real frames, <code>{html.escape(str(c.get('judge')))}</code>, "
+                "rewards judge_real.</p>" if c.get('wm_judge') else ''),
              fig(ladder_figure({f: {a: v for a, v in m[f].items()} for f in fams}))]
     for f in fams:
         rows = ''.join(f"<tr><td>{a}</td><td>{html.escape(RL_ARM_LABELS.get(a, a))}</td><td>{_ci(r['real_success'], r['real_success_ci'])}</td>"
