@@ -225,6 +225,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'playworld.core.psnr': ('core.html#psnr', 'playworld/core.py'),
                                 'playworld.core.save_png': ('core.html#save_png', 'playworld/core.py'),
                                 'playworld.core.seed_everything': ('core.html#seed_everything', 'playworld/core.py'),
+                                'playworld.core.settings_diff': ('core.html#settings_diff', 'playworld/core.py'),
                                 'playworld.core.split_views': ('core.html#split_views', 'playworld/core.py'),
                                 'playworld.core.ssim': ('core.html#ssim', 'playworld/core.py'),
                                 'playworld.core.tile_views': ('core.html#tile_views', 'playworld/core.py'),

@@ -15,8 +15,8 @@ from torch import Tensor
 __all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCES', 'OFFLINE_ENV', 'PSNR_CAP', 'CKPT_KINDS',
            'to_model', 'to_frames', 'Episode', 'camera_key', 'camera_names', 'tile_views', 'split_views',
            'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write',
-           'atomic_path', 'check_writable', 'json_ready', 'write_json', 'psnr', 'ssim', 'load_checkpoint_file',
-           'frame_strip', 'save_png']
+           'atomic_path', 'check_writable', 'json_ready', 'write_json', 'settings_diff', 'psnr', 'ssim',
+           'load_checkpoint_file', 'frame_strip', 'save_png']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -261,6 +261,16 @@ def write_json(path:str|Path, # destination .json
     import json
     with atomic_write(path, 'w') as f: json.dump(json_ready(obj), f, indent=indent, allow_nan=False)
     return Path(path)
+
+def settings_diff(path:str|Path, # the JSON record a resumable folder was made with (`write_json`)
+                  record:dict,   # the settings asked for now (what `json_ready` takes)
+                  ignore=(),     # keys that may differ, e.g. the total asked for, which a resume may grow
+                 )->dict:        # key -> (stored, asked) for each differing key; {} when they agree or there is no record
+    "How the settings asked for now differ from those a folder was made with: the check before resuming it."
+    import json
+    if not Path(path).exists(): return {}
+    old, new = json.loads(Path(path).read_text()), json_ready(record)
+    return {k: (old.get(k), new.get(k)) for k in dict.fromkeys([*new, *old]) if k not in ignore and old.get(k) != new.get(k)}
 
 # %% ../nbs/00_core.ipynb #442606fd
 PSNR_CAP = 100.0   # dB given to identical frames (and the most any PSNR reports): means stay finite, JSON never sees inf

@@ -107,16 +107,17 @@ def test_collect_policy_attempts_image_only_or_with_state(tmp_path):
     # a resume must be the same policy acting the same way: --state, or a policy changed in place, is refused
     more = ('collect', '--mode', 'policy', '--episodes', 3, '--max-steps', 6, '--seed', 3, '--out', tmp_path/'img', '--quiet', '--resume')
     assert pw(*more, '--policy', pol, '--state', check=False) == 2
-    import shutil; from playworld.rl.policy import load_policy, save_policy
+    from playworld.rl.policy import load_policy, save_policy
     q = load_policy(pol); q.register_to_config(act_eta=1.0); save_policy(q, tmp_path/'eta1')
     assert pw(*more, '--policy', tmp_path/'eta1', check=False) == 2
     pw(*more, '--policy', pol); assert len(EpisodeStore(tmp_path/'img')) == 3
     # the same for feature shards: a resume with another seed or policy is refused, naming what differs
-    feats = ('collect', '--mode', 'policy', '--features', '--episodes', 2, '--max-steps', 6, '--out', tmp_path/'f', '--quiet')
-    pw(*feats, '--policy', pol, '--seed', 3)
-    assert pw(*feats[:5], 3, *feats[6:], '--policy', pol, '--seed', 4, check=False) == 2
-    assert pw(*feats[:5], 3, *feats[6:], '--policy', tmp_path/'eta1', '--seed', 3, check=False) == 2
-    pw(*feats[:5], 3, *feats[6:], '--policy', pol, '--seed', 3)
+    feats = lambda n, policy, seed: pw('collect', '--mode', 'policy', '--features', '--episodes', n, '--max-steps', 6, '--out', tmp_path/'f', '--quiet',
+                                      '--policy', policy, '--seed', seed, check=False)
+    assert feats(2, pol, 3) == 0
+    assert feats(3, pol, 4) == 2
+    assert feats(3, tmp_path/'eta1', 3) == 2
+    assert feats(3, pol, 3) == 0
     from playworld.eval.judge import load_judge_items
     assert len(load_judge_items(tmp_path/'f')) == 3
 

@@ -15,7 +15,7 @@ from torch import nn
 import torch.nn.functional as F
 from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
-from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json,
+from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json, settings_diff,
                     OBS_IMAGE, IMAGE_PREFIX, camera_key, camera_names, tile_views, split_views)
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames)
 from ..envs.policies import GRADED, GradedPolicy
@@ -680,8 +680,7 @@ def collect_judge_items(out,               # folder of item shards (created)
                stream=getattr(stream, 'settings', None) or getattr(stream, '__name__', type(stream).__name__))
     have = any(out.glob('items-*.npz'))                                  # a collection to continue (even a short one)
     if (out/COLLECT_META).exists():
-        old = json.loads((out/COLLECT_META).read_text())
-        if have and (diff := {k: (old.get(k), v) for k, v in run.items() if old.get(k) != v}):
+        if have and (diff := settings_diff(out/COLLECT_META, run)):
             raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}; give another folder or delete it")
     elif have: log.warning(f"{out}: shards from a collection that recorded no settings; resuming without checking them")
     write_json(out/COLLECT_META, run)
@@ -878,8 +877,7 @@ def imagined_judge_items(out,               # folder of item shards (created; a 
         name, data = str(data), EpisodeStore(data, cameras=keys or None)
     else: name = getattr(data, 'root', None) and str(data.root) or f'{len(data)} attempts'
     meta = dict(model=model_name, data=name, episodes=len(data), shard=shard, seed=seed, n_ctx=wm.config.n_ctx)
-    if (out/IMAGINED_META).exists() and (old := json.loads((out/IMAGINED_META).read_text())) != meta:
-        diff = {k: (old.get(k), v) for k, v in meta.items() if old.get(k) != v}
+    if (diff := settings_diff(out/IMAGINED_META, meta)):
         raise ValueError(f"{out}: imagined with other settings {diff} (was, now); give another folder or delete it")
     write_json(out/IMAGINED_META, meta)
     get = data.load if hasattr(data, 'load') else data.__getitem__

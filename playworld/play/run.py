@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 import numpy as np
 from tqdm.auto import tqdm
-from ..core import Episode, atomic_write, check_writable, derive_seed, write_json, camera_names
+from ..core import Episode, atomic_write, check_writable, derive_seed, write_json, settings_diff, camera_names
 from ..envs.tabletop import TabletopEnv, Expert, TASK_FAMILIES, parse_instruction, CameraFrames
 from .collect import Proposer, NoisyExecutor, scene_ok
 from ..data.store import StoreWriter, EpisodeStore, merge_stores, INFO_PATH
@@ -100,9 +100,7 @@ def _check_run(out:Path, run:dict, resume:bool, n_have:int):
     p = out/RUN_FILE
     if n_have and not resume: raise ValueError(f"{out} already holds {n_have} episodes; pass resume=True (--resume) to continue it, or choose a new --out")
     if p.exists():
-        old = json.loads(p.read_text())
-        diff = {k: (old.get(k), run.get(k)) for k in dict.fromkeys([*run, *old]) if k != 'n_episodes' and old.get(k) != run.get(k)}
-        if diff and n_have: raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}")
+        if (diff := settings_diff(p, run, ignore=('n_episodes',))) and n_have: raise ValueError(f"{out} was collected with other settings, (stored, asked): {diff}")
     elif n_have: raise ValueError(f"{out} holds {n_have} episodes but no {RUN_FILE}: not a `collect` run, cannot resume it")
     write_json(p, run)
 
