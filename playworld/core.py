@@ -16,7 +16,7 @@ __all__ = ['CAMERA', 'IMAGE_PREFIX', 'OBS_IMAGE', 'OBS_STATE', 'ACTION', 'SOURCE
            'to_model', 'to_frames', 'Episode', 'camera_key', 'camera_names', 'tile_views', 'split_views',
            'seed_everything', 'derive_seed', 'get_device', 'native_bf16', 'offline_env', 'choose_gl', 'atomic_write',
            'atomic_path', 'check_writable', 'json_ready', 'write_json', 'settings_diff', 'psnr', 'ssim',
-           'load_checkpoint_file', 'frame_strip', 'save_png']
+           'load_checkpoint_file', 'frame_strip', 'save_png', 'png_html']
 
 # %% ../nbs/00_core.ipynb #9bd12227
 CAMERA = 'top'                               # the tabletop's fixed camera
@@ -391,3 +391,20 @@ def save_png(img:np.ndarray, # (H, W, 3) uint8
     from PIL import Image
     with atomic_write(path) as f: Image.fromarray(np.asarray(img)).save(f, format='PNG')
     return Path(path)
+
+def png_html(path:str|Path,      # a .png file
+             strip:bool=False,   # True: a labelled frame strip, shown at its own width x `scale`, pixelated, scrolling sideways when wider than the page; False: a plot, shrunk to the page width
+             scale:int=1,        # display magnification of a strip (2 shows a 64-px frame pair at 128 px)
+            )->str:              # HTML: an <img> embedding the PNG as base64, or an italic note naming a missing file
+    """The one way reports embed a PNG. Frame strips are never shrunk: their frames and 13-px labels (`frame_strip`) stay
+    readable, a wide strip scrolls sideways instead. ValueError for a scale below 1."""
+    import base64, html
+    if scale < 1: raise ValueError(f"scale must be >= 1, got {scale}")
+    path = Path(path)
+    if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
+    src, alt = base64.b64encode(path.read_bytes()).decode(), html.escape(path.stem)
+    if not strip: return f'<img alt="{alt}" style="max-width:100%" src="data:image/png;base64,{src}">'
+    from PIL import Image
+    w = Image.open(path).size[0] * scale
+    return (f'<div style="overflow-x:auto"><img alt="{alt}" width="{w}" style="image-rendering:pixelated;max-width:none" '
+            f'src="data:image/png;base64,{src}"></div>')

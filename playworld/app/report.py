@@ -5,11 +5,11 @@ the replay metrics table. One file, no network: images are embedded, plotly's Ja
 
 # %% ../../nbs/91_app.report.ipynb #13e17a2b
 from __future__ import annotations
-import base64, html, json, math, time
+import html, json, math, time
 from pathlib import Path
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from ..core import atomic_write, write_json
+from ..core import atomic_write, png_html, write_json
 
 # %% auto #0
 __all__ = ['GLOSSARY', 'BEAT_MARGIN_DB', 'TOY_PROFILES', 'build_metrics', 'beaten_by', 'run_warnings', 'write_report',
@@ -35,14 +35,6 @@ def build_metrics(out:str|Path,  # run folder DIR with metrics/<dataset>.json wr
     return json.loads((out/'metrics.json').read_text())
 
 # %% ../../nbs/91_app.report.ipynb #8d6c9444
-def _img(path:Path)->str:
-    "An <img> tag embedding a PNG as base64 at its own size (scrolling sideways when wider than the page), or a note when it is missing."
-    if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
-    from PIL import Image
-    w = Image.open(path).size[0]   # strips are saved upscaled and labelled (`frame_strip(scale=2, labels=, times=)`): shown 1:1, never shrunk
-    return (f'<div style="overflow-x:auto"><img alt="{html.escape(path.stem)}" width="{w}" style="image-rendering:pixelated;max-width:none" '
-            f'src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}"></div>')
-
 def _undefined(v)->bool:
     "True for a value a metric could not give: None (strict JSON's null) or a non-finite float."
     return v is None or (isinstance(v, float) and not math.isfinite(v))
@@ -207,7 +199,7 @@ def _evaluation_sections(t:dict, # metrics['tabletop']
                      f"{_th('Pearson r', 'pearson')}{_th('Spearman ρ', 'spearman')}{_th('MMRV', 'mmrv')}{_th('mode TV', 'tv')}{_th(f'PSNR@{H}', 'psnr')}"
                      f"{_th(f'copy-last PSNR@{H}', 'copy-last')}</tr>{rows}</table>"
                      "<h3>Scaling with data size</h3>" + scaling + "<h3>Rollouts</h3><p>Per episode: the real rollout, then the "
-                     "main model's and each study model's imagined rollout (every 4th frame, same actions, same start; rows labelled, columns in seconds).</p>" + _img(out/'figures'/'study_rollouts.png') + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
+                     "main model's and each study model's imagined rollout (every 4th frame, same actions, same start; rows labelled, columns in seconds).</p>" + png_html(out/'figures'/'study_rollouts.png', strip=True) + "<h3>Predicted vs real success</h3>" + fig(scatter_grid(st)) +
                      "<h3>Failure modes</h3>" + fig(mode_figure(st)) + "<h3>Coverage of the training sets (largest budget)</h3><table><tr><th>mixture</th>"
                      f"<th>episodes</th>{_th('success rate', 'success')}{_th('fraction with a failure', 'failure-frac')}{_th('hand cells', 'cells')}{_th('contact cells', 'cells')}<th>instructions</th></tr>{cov}</table>")
     return parts
@@ -259,7 +251,7 @@ def write_report(out:str|Path, # run folder DIR
         c = metrics.get('tabletop', {}).get('collect', {})
         parts.append(f'<h2>Tabletop play</h2><p>{c.get("episodes", "?")} attempts, <a href="#g-success">success rate</a> '
                      f'{_num(c.get("success_rate"), ".2f", "not recorded")}; the strip shows the first {min(4, c.get("episodes") or 4)}, one row each (labelled with its instruction and outcome), every few frames '
-                     '(columns: time since the start, s).</p>' + _img(out/'figures'/'tabletop_play_strip.png'))
+                     '(columns: time since the start, s).</p>' + png_html(out/'figures'/'tabletop_play_strip.png', strip=True))
     for d in datasets:
         r, md = metrics[d]['replay'], metrics[d]
         cut = (f'<p class=warn>warning: this model trained {md["train_steps"]} of {md["train_steps_planned"]} steps (cut by its time limit); '
@@ -267,7 +259,7 @@ def write_report(out:str|Path, # run folder DIR
         parts.append(f'<h2>{d}: open-loop replay of held-out episodes</h2>{cut}{_table(r)}'
                      '<p>Strip: per <a href="#g-segment">segment</a> three rows, labelled: the real frames, the world model under the real actions, '
                      'the same model under <a href="#g-shuffled">shuffled actions</a>; columns: <a href="#g-horizon">frames after the '
-                     'last context frame</a> (+0 = that frame) and seconds.</p>' + _img(out/'figures'/f'{d}_replay_strip.png'))
+                     'last context frame</a> (+0 = that frame) and seconds.</p>' + png_html(out/'figures'/f'{d}_replay_strip.png', strip=True))
         for t, rt in sorted(r.get('per_task', {}).items()):
             if len(r['per_task']) > 1: parts.append(f'<h3>{d} / {html.escape(t)}</h3>{_table(rt)}')
     parts += _evaluation_sections(metrics.get('tabletop', {}), out)

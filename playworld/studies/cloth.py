@@ -6,7 +6,7 @@ the experiment: its settings (`Params`, with the profiles' presets), `run` and t
 
 # %% ../../nbs/87_studies.cloth.ipynb #dc21aa34
 from __future__ import annotations
-import base64, html, json, time
+import html, json, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -16,7 +16,7 @@ from ..config import from_mapping, to_jsonable, Presets
 from ..data.store import write_episodes
 from ..envs.cloth import (ClothTabletopEnv, FoldExpert, collect_folds, fold_summary, bench_cloth, CLOTH_EVENTS,
                                   FOLD_FRAC, FOLD_TOL)
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -100,12 +100,6 @@ def cloth_figures(m:dict,      # the metrics (`tabletop.cloth.json`, as `run` re
     return [p1, p2]
 
 # %% ../../nbs/87_studies.cloth.ipynb #3830ae99
-def _png(path:Path, scale:int=1)->str:
-    if not Path(path).exists(): return f'<p><i>missing figure {html.escape(Path(path).name)}</i></p>'
-    from PIL import Image
-    w = Image.open(path).size[0]
-    return f'<img alt="{html.escape(Path(path).stem)}" width="{scale*w}" style="image-rendering:pixelated;max-width:100%" src="data:image/png;base64,{base64.b64encode(Path(path).read_bytes()).decode()}">'
-
 def section(m:dict,   # content of DIR/metrics/tabletop.cloth.json
                   out:Path  # the run folder DIR (figures in DIR/figures/cloth_*.png)
                  )->str:    # HTML fragment
@@ -122,7 +116,7 @@ def section(m:dict,   # content of DIR/metrics/tabletop.cloth.json
             + ''.join(f'<th>{e}</th>' for e in CLOTH_EVENTS) + f"</tr>{rows}</table>"
             f"<p>Step+render at {f['size']} px: tabletop {f['tabletop_fps']:.0f} frames/s, with the cloth {f['cloth_fps']:.0f} frames/s "
             f"({f['slowdown']:.1f}× slower; load average {f.get('load_avg') or float('nan'):.1f} on {f.get('cpu_count', '?')} cores during the measurement); bench/envs.json recorded {f.get('recorded_tabletop_fps') or float('nan'):.0f} for the plain tabletop.</p>"
-            + _png(fig/'cloth_strip.png') + _png(fig/'cloth_rates.png') + _png(fig/'cloth_fps.png'))
+            + png_html(fig/'cloth_strip.png', strip=True) + png_html(fig/'cloth_rates.png') + png_html(fig/'cloth_fps.png'))
 
 # %% ../../nbs/87_studies.cloth.ipynb #3bd8571a
 def _collect(p:Params, out:Path)->tuple: # (levels: noise -> (episodes, records), wall: noise -> s, store path, frames)

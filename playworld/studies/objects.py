@@ -5,7 +5,7 @@ train on more distinct objects? PlayWorld (Fig. 11): replay fidelity on held-out
 
 # %% ../../nbs/82_studies.objects.ipynb #0b9a25ac
 from __future__ import annotations
-import base64, html, json, time
+import html, json, time
 from dataclasses import dataclass, field
 from typing import ClassVar
 from pathlib import Path
@@ -13,7 +13,7 @@ import numpy as np
 from ..core import Episode, atomic_write, frame_strip, save_png
 from ..envs.tabletop import Scene, BLOCKS, SHAPES
 from ..config import from_mapping, Presets
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -263,11 +263,6 @@ def objects_strip(rows:dict,   # `objects_experiment(...)['rows']`: name -> [(re
     return save_png(frame_strip(out, scale=2, labels=labels, times=[f'+{every * t}' for t in range(max(map(len, out)))]), path)
 
 # %% ../../nbs/82_studies.objects.ipynb #c4954df8
-def _img(path:Path)->str:
-    "An <img> tag embedding a PNG as base64 (as `playworld.app.report` does), or a note when it is missing."
-    if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
-    return f'<img alt="{html.escape(path.stem)}" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}">'
-
 def objects_section(m:dict,  # content of DIR/metrics/tabletop.objects.json
                     out:Path # the run folder DIR (figures in DIR/figures/objects_*.png)
                    )->str:   # HTML fragment
@@ -290,7 +285,7 @@ def objects_section(m:dict,  # content of DIR/metrics/tabletop.objects.json
            f"baseline's, paired per episode; 'vs base' = held-out PSNR minus the base model's on the same episodes (paired); "
            f"95 % bootstrap intervals over episodes.</p>")
     table = f"<table><tr><th>model</th><th>play frames</th><th>steps</th>{head}</tr>{body}</table>"
-    figs = ''.join(_img(Path(out)/'figures'/n) for n in ('objects_psnr.png', 'objects_strip.png'))
+    figs = ''.join(png_html(Path(out)/'figures'/n, strip='strip' in n) for n in ('objects_psnr.png', 'objects_strip.png'))
     return f"<h2>Object generalization (held-out shapes and colours)</h2>{txt}{table}{figs}"
 
 # %% ../../nbs/82_studies.objects.ipynb #0f2971c7

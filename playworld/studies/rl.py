@@ -4,7 +4,7 @@
 
 # %% ../../nbs/81_studies.rl.ipynb #dc85543a
 from __future__ import annotations
-import base64, copy, dataclasses, html, json, time
+import copy, dataclasses, html, json, time
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
@@ -22,7 +22,7 @@ from ..rl.grpo import real_starts, train_grpo, canvas_of, wm_cameras, policy_vie
 from ..rl.dsrl import NoisePolicy, train_dsrl, save_noise_policy, load_noise_policy, noise_fn
 from ..wm.env import WorldModelEnv
 from ..wm.imagine import imagine_rollouts
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -784,10 +784,6 @@ def run(p:Params,        # the settings
     write_json(out/'metrics'/f'tabletop.{KEY}.json', m)   # strict JSON: undefined values are null
     return m
 
-def _png(path:Path)->str:
-    if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
-    return f'<img alt="{html.escape(path.stem)}" style="image-rendering:pixelated;max-width:100%" src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}">'
-
 def _ci(v, ci)->str: return '–' if v is None else f'{v:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]'
 
 def section(m:dict,  # the content of metrics/tabletop.rl.json
@@ -818,7 +814,7 @@ def section(m:dict,  # the content of metrics/tabletop.rl.json
                      f"<th>real − base (paired)</th><th>of the oracle's lift</th><th>compute s</th></tr>{rows}</table>")
         if m.get('curves', {}).get(f): parts.append(fig(rl_curves_figure({a: dict(curve=v) for a, v in m['curves'][f].items()} | dict(base=m[f]['base']))))
         parts.append(f"<p>The first measured layout played by {', '.join(m.get('strip_rows', {}).get(f, []))} (rows, every 4th frame), in the real tabletop:</p>"
-                     + _png(out/'figures'/f'rl_{f}_strip.png'))
+                     + png_html(out/'figures'/f'rl_{f}_strip.png', strip=True))
         if (s := m.get('scenarios', {}).get(f)):
             names = dict(base='BC base policy', oracle='the ladder\'s oracle (trained without distractors)', judge_real='the ladder\'s judge_real (trained without distractors)',
                          rl='GRPO in the distractor scene, exact reward')

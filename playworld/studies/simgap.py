@@ -4,7 +4,7 @@
 
 # %% ../../nbs/85_studies.simgap.ipynb #af97e844
 from __future__ import annotations
-import base64, copy, dataclasses, html, json, time
+import copy, dataclasses, json, time
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
@@ -20,7 +20,7 @@ from ..rl.grpo import real_starts, train_grpo
 from .rl import measure
 from ..wm.env import WorldModelEnv
 from ..config import from_mapping, Presets
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -153,12 +153,6 @@ def simgap_figure(m:dict,      # `simgap_metrics` (or the result)
     return fig
 
 # %% ../../nbs/85_studies.simgap.ipynb #1c82f3a7
-def _png(path:Path)->str:
-    if not path.exists(): return f'<p><i>missing figure {html.escape(path.name)}</i></p>'
-    from PIL import Image
-    w = Image.open(path).size[0]; w = 2 * w if w < 200 else w   # small frame pairs at 2x, pixelated
-    return f'<img alt="{html.escape(path.stem)}" width="{w}" style="image-rendering:pixelated;max-width:100%" src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}">'
-
 def _ci(v, ci)->str: return '–' if v is None else f'{v:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]'
 
 def simgap_section(m:dict,  # the content of metrics/tabletop.simgap.json
@@ -179,7 +173,7 @@ def simgap_section(m:dict,  # the content of metrics/tabletop.simgap.json
             f"G = {gr.get('G')} rollouts × {gr.get('steps')} frames, from the same base policy; measured on {m['base']['n_real']} fresh real layouts "
             f"and {m['base']['n_sim']} in the sim (Wilson 95 %).</p>"
             "<table><tr><th>policy</th><th>real success</th><th>mismatched-sim success</th><th>imagined (judge)</th><th>real − base (paired bootstrap)</th><th>RL s</th></tr>"
-            + rows + '</table>' + _png(out/'figures'/'simgap.png') + '<p>The same layout, real (left) vs mismatched simulator (right):</p>' + _png(out/'figures'/'simgap_frames.png'))
+            + rows + '</table>' + png_html(out/'figures'/'simgap.png') + '<p>The same layout, real (left) vs mismatched simulator (right):</p>' + png_html(out/'figures'/'simgap_frames.png', strip=True))
 
 # %% ../../nbs/85_studies.simgap.ipynb #5b177f08
 KEY = 'simgap'               # the results' key: DIR/metrics/tabletop.simgap.json, `metrics['tabletop']['simgap']`

@@ -5,7 +5,7 @@ as it grows, and how good a world model each makes at an equal frame budget."""
 
 # %% ../../nbs/83_studies.sources.ipynb #09dc55f9
 from __future__ import annotations
-import base64, html, json, math, time
+import html, json, math, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -17,7 +17,7 @@ from ..envs.tabletop import (TabletopEnv, BLOCKS, HAND_LO, HAND_HI, GRASP_Z, HAL
 from ..play.collect import EventTracker, scene_ok, collect_play, collect_demos
 from ..data.events import Event, format_event
 from ..ui.teleop import MOVES, command_action
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -336,11 +336,6 @@ def wm_figure(models:dict,   # name -> {'replay': `replay_by_source` result, ...
     return fig
 
 # %% ../../nbs/83_studies.sources.ipynb #6f6ca2a1
-def _img(path:Path)->str:
-    "An <img> tag embedding a PNG as base64 (as `playworld.app.report`), or a note when it is missing."
-    if not Path(path).exists(): return f'<p><i>missing figure {html.escape(Path(path).name)}</i></p>'
-    return f'<img alt="{html.escape(Path(path).stem)}" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(Path(path).read_bytes()).decode()}">'
-
 def _ci(v, ci, fmt='{:.2f}')->str:
     if v is None: return 'undefined'                                      # a constant side (the JSON's '<key>_reason')
     return fmt.format(v) + ('' if ci is None or None in ci else f" [{fmt.format(ci[0])}, {fmt.format(ci[1])}]")
@@ -371,8 +366,8 @@ def sources_section(m:dict,   # content of tabletop.sources.json
             f"<p>Human-style play is <b>scripted</b> (a pad operator exploring without a goal), not recorded from a person. "
             f"Coverage at growing frame budgets {c['scale_budgets']}; world models {html.escape(c['training'])} for {c['steps']} steps on "
             f"{c['train_budget']} frames of each source, replayed open-loop on {c['heldout_episodes']} held-out episodes per source "
-            f"(95 % bootstrap CIs over episodes).</p>{cov}{_img(out/'figures'/'sources_coverage.png')}"
-            f"<table>{head}{wrows}</table>{_img(out/'figures'/'sources_wm.png')}")
+            f"(95 % bootstrap CIs over episodes).</p>{cov}{png_html(out/'figures'/'sources_coverage.png')}"
+            f"<table>{head}{wrows}</table>{png_html(out/'figures'/'sources_wm.png')}")
 
 # %% ../../nbs/83_studies.sources.ipynb #747ad05f
 KEY = 'sources'               # the results' key: DIR/metrics/tabletop.sources.json, `metrics['tabletop']['sources']`

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/84_studies.testtime.ipynb #aed62944
 from __future__ import annotations
-import base64, copy, html, json, shutil, time
+import copy, html, json, shutil, time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -19,7 +19,7 @@ from ..rl.grpo import train_grpo
 from ..rl.dsrl import NoisePolicy, train_dsrl, noise_fn
 from .rl import paired_starts, imagined_success
 from ..wm.env import WorldModelEnv
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -248,10 +248,6 @@ def ttrl_figure(m:dict,           # `ttrl_experiment` result or the tabletop.ttr
         with atomic_write(path) as f: fig.savefig(f, format='png', dpi=90)
     return fig
 
-def _img(p:Path)->str:
-    if not p.exists(): return f'<p><i>missing figure {html.escape(p.name)}</i></p>'
-    return f'<img alt="{html.escape(p.stem)}" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}">'
-
 def _ci(r:dict)->str: return f"{r['rate']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
 def _ch(r:dict)->str: return f"{r['change']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]"
 
@@ -274,8 +270,8 @@ def ttrl_section(m:dict,   # the content of DIR/metrics/tabletop.ttrl.json
             f"from its first frame; {c['n_real']} real episodes and {c['n_imagined']} imagined rollouts per arm (Wilson 95 %); control: the same updates with the "
             f"judge's verdicts shuffled within each group. Change: mean over layouts, paired two-stage bootstrap 95 %.</p>"
             f"<table border=1 cellpadding=3 style='border-collapse:collapse'>{head}{rows}</table><ul>{chg}</ul>{jd}"
-            + _img(out/'figures'/'ttrl.png') + f"<p>Real frames of layout {m.get('strip', {}).get('layout', '')}, rows {', '.join(m.get('strip', {}).get('rows', []))} (every 4th frame):</p>"
-            + _img(out/'figures'/'ttrl_strip.png'))
+            + png_html(out/'figures'/'ttrl.png') + f"<p>Real frames of layout {m.get('strip', {}).get('layout', '')}, rows {', '.join(m.get('strip', {}).get('rows', []))} (every 4th frame):</p>"
+            + png_html(out/'figures'/'ttrl_strip.png', strip=True))
 
 # %% ../../nbs/84_studies.testtime.ipynb #8423f2f1
 def run_ttrl(out,                      # output folder (ttrl.json, strips, ttrl.png)

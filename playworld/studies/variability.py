@@ -6,7 +6,7 @@ MMRV per seed, their spread split into a sampling-seed and a training-seed part.
 
 # %% ../../nbs/86_studies.variability.ipynb #e3fa2226
 from __future__ import annotations
-import base64, copy, html, io, json, shutil, time
+import copy, html, io, json, shutil, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -18,7 +18,7 @@ from ..config import Presets
 from ..envs.policies import GRADED, wilson
 from ..eval.metrics import METRICS, policy_bootstrap
 from ..eval.policy import real_rollouts, run_imagined, judge_rollouts
-from ..core import write_json
+from ..core import png_html, write_json
 
 
 # %% auto #0
@@ -285,7 +285,7 @@ def variability_section(m:dict, # content of `tabletop.variability.json` (`varia
                  f"<td>{_f(t['pooled'], 3)}</td><td>{_f(t['judge_on_real'], 3)}</td></tr>")
     h.append("</table>")
     png = Path(out)/'figures'/'variability.png'
-    if png.exists(): h.append(f'<img alt="variability" style="max-width:100%" src="data:image/png;base64,{base64.b64encode(png.read_bytes()).decode()}">')
+    if png.exists(): h.append(png_html(png))
     h += [fig(seed_scatter_figure(m)), fig(seed_metric_figure(m))]
     return '\n'.join(h)
 
