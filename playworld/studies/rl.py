@@ -314,7 +314,10 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
             starts = real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size, cameras=wm_cameras(wm))
             for k in range(it):   # each iteration starts from the last one's noise policy and world model
                 r = dyna_iteration(base, np_, w, wj, demos, starts, out/'dyna'/family/f'iter{k}', fam, dsrl, max_steps, seed=seed + k, log=log, **kw)
-                np_, w = r.pop('npol'), r.pop('wm'); curve += [dict(c, iteration=k) for c in r.pop('curve')]; info.append(r)
+                np_, w = r.pop('npol'), r.pop('wm'); c = [dict(c, iteration=k) for c in r.pop('curve')]
+                if c:   # the real rollouts this iteration tuned the model on, taken with the policy before its updates: a real check per iteration
+                    n = r['real_rollouts']; c[0] |= dict(rollouts_success=r['real_rollout_success'], rollouts_n=n, rollouts_ci=list(wilson(round(r['real_rollout_success'] * n), n)))
+                curve += c; info.append(r)
             base.requires_grad_(True); save_noise_policy(np_, pol_dir(a)/'noise_policy')
             m = measure(base, w, judge, fam, n_real, n_imagined, noise_fn(np_, False, seed), seed=real_seed, max_steps=max_steps, wm_judge=wj)
             lad[a] = m | dict(curve=curve, iterations=info, compute_s=time.time() - t0)
@@ -580,10 +583,13 @@ def rl_curves_figure(res:dict,   # one ladder (arm -> measurement with 'curve'),
         if window > 1 and len(y) >= window:   # each update sees other start states: the mean over a pass over them is the trend
             fig.add_scatter(x=x[window - 1:], y=np.convolve(y, np.ones(window) / window, 'valid'), mode='lines',
                             name=f'{a}: {what}, mean of {window} updates', line=dict(color=col, width=3))
-        pts = [(xi, r['real_success'], r['real_ci']) for xi, r in zip(x, c) if 'real_success' in r]
-        if pts:
-            fig.add_scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode='markers', name=f'{a}: real', marker=dict(color=col, size=9, symbol='diamond'),
-                            error_y=dict(type='data', symmetric=False, array=[p[2][1] - p[1] for p in pts], arrayminus=[p[1] - p[2][0] for p in pts]))
+        # real checks (filled) and, for Dyna, the real rollouts each iteration tunes the model on (open), with their 95 % intervals;
+        # those rollouts come before the iteration's first update, i.e. at the update before it
+        for key, ci, dx, sym, name in (('real_success', 'real_ci', 0, 'diamond', 'real'), ('rollouts_success', 'rollouts_ci', -1, 'diamond-open', 'real, the rollouts it tunes the model on')):
+            pts = [(xi + dx, r[key], r[ci]) for xi, r in zip(x, c) if key in r]
+            if pts:
+                fig.add_scatter(x=[p[0] for p in pts], y=[p[1] for p in pts], mode='markers', name=f'{a}: {name}', marker=dict(color=col, size=9, symbol=sym),
+                                error_y=dict(type='data', symmetric=False, array=[p[2][1] - p[1] for p in pts], arrayminus=[p[1] - p[2][0] for p in pts]))
         off[a] = x[-1]
     b = res['base']
     fig.add_hline(y=b['real_success'], line_dash='dash', line_color='gray', annotation_text='base, real')
