@@ -1152,6 +1152,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'playworld.studies.rl._ci': ('studies.rl.html#_ci', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl._curve_cb': ('studies.rl.html#_curve_cb', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl._load': ('studies.rl.html#_load', 'playworld/studies/rl.py'),
+                                      'playworld.studies.rl._same_weights': ('studies.rl.html#_same_weights', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl._strip': ('studies.rl.html#_strip', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.add_imagined': ('studies.rl.html#add_imagined', 'playworld/studies/rl.py'),
                                       'playworld.studies.rl.check_inputs': ('studies.rl.html#check_inputs', 'playworld/studies/rl.py'),

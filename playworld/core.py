@@ -262,14 +262,14 @@ def write_json(path:str|Path, # destination .json
     with atomic_write(path, 'w') as f: json.dump(json_ready(obj), f, indent=indent, allow_nan=False)
     return Path(path)
 
-def settings_diff(path:str|Path, # the JSON record a resumable folder was made with (`write_json`)
+def settings_diff(path:str|Path|dict, # the JSON record a resumable folder was made with (`write_json`), or that record itself
                   record:dict,   # the settings asked for now (what `json_ready` takes)
                   ignore=(),     # keys that may differ, e.g. the total asked for, which a resume may grow
                  )->dict:        # key -> (stored, asked) for each differing key; {} when they agree or there is no record
     "How the settings asked for now differ from those a folder was made with: the check before resuming it."
     import json
-    if not Path(path).exists(): return {}
-    old, new = json.loads(Path(path).read_text()), json_ready(record)
+    if not isinstance(path, dict) and not Path(path).exists(): return {}
+    old, new = (path if isinstance(path, dict) else json.loads(Path(path).read_text())), json_ready(record)
     return {k: (old.get(k), new.get(k)) for k in dict.fromkeys([*new, *old]) if k not in ignore and old.get(k) != new.get(k)}
 
 # %% ../nbs/00_core.ipynb #442606fd

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import torch
-from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, tile_views
+from ..core import atomic_write, frame_strip, native_bf16, save_png, seed_everything, settings_diff, tile_views
 from ..envs.tabletop import TabletopEnv, Scene, TASK_FAMILIES, CAMERAS, Expert, task_family
 from ..play.collect import NoisyExecutor, rollout
 from ..envs.policies import wilson
@@ -212,6 +212,11 @@ def load_arm_policy(path,            # a policy folder (config.json + safetensor
         return load_policy(b), noise_fn(load_noise_policy(p/'noise_policy'), deterministic=False, seed=seed)
     raise FileNotFoundError(f"no policy at {p}: expected config.json (a policy save_policy wrote) or noise_policy/ (a DSRL arm of the RL ladder)")
 
+def _same_weights(p, q)->bool:
+    "True when two policies hold the same tensors (names, shapes and values; compared in float32)."
+    a, b = p.state_dict(), q.state_dict()
+    return a.keys() == b.keys() and all(a[k].shape == b[k].shape and torch.equal(a[k].float(), b[k].float()) for k in a)
+
 def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts from (copied, never changed)
               out,                        # folder: rl.json (every family's ladder), policies/<family>/<arm>/
               family:str='lift',          # the task family this ladder trains and measures
@@ -260,12 +265,22 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
     lad = allres.get(family, {}) if resume else {}
     pol_dir = lambda a: out/'policies'/family/a
     wm_starts = lambda: real_starts(n_starts, fam, seed=50_000 + seed, n_ctx=n_ctx, size=size, cameras=wm_cameras(wm)) + [s for s in extra_starts or [] if s['family'] == family]   # the world-model arms' start states
+    cfg = dict(grpo=grpo, dsrl=dsrl, bc=bc, dyna=dyna, n_starts=n_starts, n_real=n_real, n_imagined=n_imagined, real_seed=real_seed,
+               curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed)
     def save():
         allres[family] = ladder_summary(lad) if 'base' in lad else lad
-        allres['config'] = dict(grpo=grpo, dsrl=dsrl, bc=bc, dyna=dyna, n_starts=n_starts, n_real=n_real, n_imagined=n_imagined, real_seed=real_seed,
-                                curve_every=curve_every, curve_real=curve_real, max_steps=max_steps, seed=seed)
+        allres['config'] = cfg
         write_json(out/'rl.json', allres)   # strict JSON: undefined values are null
     done = lambda a: resume and a in lad and 'real_success' in lad[a] and pol_dir(a).exists()
+    # a resumed ladder reuses its arms only for the settings and the base they were trained and measured with
+    if (reuse := [a for a in RL_ARMS if done(a)]):
+        old = allres.get('config', {})
+        if (diff := settings_diff(old, cfg, ignore=[k for k in old if k not in cfg])):
+            raise ValueError(f"{out/'rl.json'} holds the {family} arms {reuse}, made with other settings (stored, asked): {diff}; "
+                             f"use another folder, or delete {out} to start again")
+        if 'base' in reuse and not _same_weights(base, load_policy(pol_dir('base'))):
+            raise ValueError(f"{out/'rl.json'} holds the {family} arms {reuse} of another base policy than the one given ({pol_dir('base')} "
+                             f"differs); use another folder, or delete {out} to start again")
     ms = lambda p, nf=None: measure(p, wm, judge, fam, n_real, n_imagined if wm is not None else 0, nf, seed=real_seed, max_steps=max_steps, wm_judge=wj)
     seed_everything(seed)
     if not done('base'):
