@@ -39,6 +39,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                    'playworld.app.cli._ints': ('app.cli.html#_ints', 'playworld/app/cli.py'),
                                    'playworld.app.cli._load_config': ('app.cli.html#_load_config', 'playworld/app/cli.py'),
                                    'playworld.app.cli._offline_env': ('app.cli.html#_offline_env', 'playworld/app/cli.py'),
+                                   'playworld.app.cli._out_file': ('app.cli.html#_out_file', 'playworld/app/cli.py'),
                                    'playworld.app.cli._parse_value': ('app.cli.html#_parse_value', 'playworld/app/cli.py'),
                                    'playworld.app.cli._replay_lines': ('app.cli.html#_replay_lines', 'playworld/app/cli.py'),
                                    'playworld.app.cli._undef': ('app.cli.html#_undef', 'playworld/app/cli.py'),

@@ -162,6 +162,10 @@ def c_cli_set(s, t):
     r = subprocess.run([sys.executable, '-m', 'playworld.app.cli', 'train', '--data', str(s), '--out', str(t/'o'),
                         '--set', 'steps'], capture_output=True, text=True)
     raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
+def c_cli_out_folder(s, t):
+    r = subprocess.run([sys.executable, '-m', 'playworld.app.cli', 'evaluate', 'real', '--policy', str(ROOT/'data_samples'/'rl'/'policies'/'lift'/'base'),
+                        '--family', 'lift', '--episodes', '1', '--out', str(t)], capture_output=True, text=True)
+    raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
 
 CASES = [
     ('store-missing', 'EpisodeStore', 'folder without meta/info.json', c_store_missing, FileNotFoundError, ['no episode store', 'info.json']),
@@ -209,6 +213,7 @@ CASES = [
     ('train-readonly', 'train_from_store', 'an output folder on a read-only file system (/proc)', c_train_readonly, OSError, ['cannot create output folder /proc/playworld-model']),
     ('cli-profile', 'playworld run', "--profile gigantic", c_cli_profile, SystemExit, ['exit 2', 'gigantic', 'smoke']),
     ('cli-set', 'playworld train', "--set steps (no '=')", c_cli_set, SystemExit, ['exit 2', 'steps']),
+    ('cli-out-folder', 'playworld evaluate real --out', 'an existing folder as the JSON file, refused before any episode runs', c_cli_out_folder, SystemExit, ['exit 2', 'argument --out', 'is a folder', 'result.json']),
 ]
 
 

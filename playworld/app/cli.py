@@ -77,6 +77,19 @@ def _cmd_experiment(a):
     print(f"report: {out/'report.html'}")
 
 # %% ../../nbs/99_app.cli.ipynb #469cbb66
+def _out_file(v:str)->str:
+    """argparse type of an `--out` file a command also writes its JSON to: refused at once, before any work, when it names
+    a folder or its nearest existing folder cannot take files (`check_writable`); nothing is created."""
+    from playworld.core import check_writable
+    p = Path(v)
+    if p.is_dir(): raise argparse.ArgumentTypeError(f"{v!r} is a folder; expected a file to write the JSON to, e.g. {p/'result.json'}")
+    q = p.parent
+    while not q.exists() and q != q.parent: q = q.parent   # the nearest existing ancestor (the file's folders are made on write)
+    if not q.is_dir(): raise argparse.ArgumentTypeError(f"{v!r}: {q} is a file, not a folder")
+    try: check_writable(q)
+    except OSError as e: raise argparse.ArgumentTypeError(f"{v!r}: {e.strerror or e}") from None
+    return v
+
 def _parse_value(v:str):
     "A --set value: JSON when it parses (numbers, lists, true/false), else the plain string."
     try: return json.loads(v)
@@ -293,7 +306,7 @@ def add_bench_collect_parser(bench_sub # the sub-parsers object of `playworld be
     "Add `bench collect [--json] [--out FILE] [--quick]`."
     b = bench_sub.add_parser('collect', help='play collection frames/s vs the bare env; store loader windows/s vs the trainer')
     b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='~1 min')
-    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/collect.json)')
+    b.add_argument('--out', type=_out_file, help='also write the JSON to this file (e.g. bench/collect.json)')
     b.set_defaults(func=_cmd_bench_collect)
     return b
 
@@ -315,7 +328,7 @@ def add_bench_teleop_parser(bench_sub # the `playworld bench` sub-parsers object
     "Add `playworld bench teleop [--json] [--out FILE] [--clients 1,4] [--duration S]`."
     p = bench_sub.add_parser('teleop', help='teleop app under load: N gradio_client sessions clicking at the control rate (p50/p95 round trip), holding a key (steps/s), one session bursting (another\'s wait)')
     p.add_argument('--json', action='store_true', help='print the JSON object')
-    p.add_argument('--out', help='also write the JSON to this file')
+    p.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     p.add_argument('--clients', default='1,4', help='comma-separated N (default 1,4)')
     p.add_argument('--duration', type=float, default=10.0, help='seconds per N (default 10)')
     p.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
@@ -342,7 +355,7 @@ def add_bench_cloth_parser(bench_sub # the sub-parsers object of `playworld benc
     b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1 s in all')
     b.add_argument('--seconds', type=float, default=8.0, help='measuring time for both scenes together, s')
     b.add_argument('--size', type=int, default=64, help='frame size, px')
-    b.add_argument('--out', help='also write the JSON to this file (e.g. bench/cloth.json)')
+    b.add_argument('--out', type=_out_file, help='also write the JSON to this file (e.g. bench/cloth.json)')
     b.set_defaults(func=_cmd_bench_cloth)
     return b
 
@@ -359,7 +372,7 @@ def add_bench_imagine_parser(bench_sub # the sub-parsers object of `playworld be
     b = bench_sub.add_parser('imagine', help='imagined rollouts in the world model (playworld.benchmarks.imagine.bench_imagine)')
     b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='shorter timings')
     b.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    b.add_argument('--out', help='also write the JSON to this file')
+    b.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     b.set_defaults(func=_cmd_bench_imagine)
     return b
 
@@ -412,7 +425,7 @@ def add_bench_import_parser(bench_sub # the sub-parsers object of `playworld ben
     b = bench_sub.add_parser('import', help='playworld import of the DROID sample, 1x and 10x: frames/s and peak RSS (streaming: RSS must not grow)')
     b.add_argument('--json', action='store_true', help='print the JSON object'); b.add_argument('--quick', action='store_true', help='1x and 3x')
     b.add_argument('--size', default='64', help="import frame size (default 64, center crop; 'none' keeps 320x192)")
-    b.add_argument('--out', help='also write the JSON to this file')
+    b.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     b.set_defaults(func=_cmd_bench_import)
     return b
 
@@ -538,7 +551,7 @@ def add_replay_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--horizons', type=int, nargs='+', default=[1, 4, 8, 16], help='frames after the context')
     p.add_argument('--stride', type=int, default=8, help='frames between start points in an episode')
     p.add_argument('--n-steps', type=int, default=None, help="Euler steps per predicted frame (default: the model's)")
-    p.add_argument('--seed', type=int, default=0); p.add_argument('--json', action='store_true'); p.add_argument('--out', default=None, help='also write the JSON here')
+    p.add_argument('--seed', type=int, default=0); p.add_argument('--json', action='store_true'); p.add_argument('--out', default=None, type=_out_file, help='also write the JSON here')
     p.set_defaults(func=_cmd_replay)
     return p
 
@@ -778,7 +791,7 @@ def add_judge_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--model', help='world model folder for --imagined'); p.add_argument('--batch-size', type=int, default=32, help='imagined rollouts at once')
     p.add_argument('--leads', type=_ints, help="with --imagined, also imagine only each attempt's last L frames (from the real ones before them), for each L of this comma-separated list: how many frames the model keeps the outcome")
     p.add_argument('--json', action='store_true', help='print {"accuracy", "balanced_accuracy", "per_family", "tpr", "fpr", "n", ...} as JSON')
-    p.add_argument('--out', help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
+    p.add_argument('--out', type=_out_file, help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_evaluate_judge)
     return p
 
@@ -795,7 +808,7 @@ def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--distractors', type=int, default=0, help='extra objects on the table that no task names, 0 to 3 (World-Gymnast\'s distractor scenario)')
     p.add_argument('--instruction', help="one instruction of FAMILY for every layout, e.g. 'lift the blue block' (default: the layout's own block)")
     p.add_argument('--json', action='store_true', help='print {"family", "n", "successes", "rate", "ci", ...} as JSON')
-    p.add_argument('--out', help='also write the JSON to this file')
+    p.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     p.set_defaults(func=_cmd_evaluate_real)
     return p
 
@@ -835,12 +848,12 @@ def build_parser()->argparse.ArgumentParser:
     bw = bs.add_parser('wm', help='world model: rollout frames/s, FLOPs, training MFU, fidelity vs sampling steps')
     bw.add_argument('--json', action='store_true', help='print the JSON object'); bw.add_argument('--quick', action='store_true', help='< 1 min')
     bw.add_argument('--checkpoint', help='world model folder (default: data_samples/tabletop_wm)')
-    bw.add_argument('--out', help='also write the JSON to this file')
+    bw.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     bw.add_argument('--heldout', help='held-out episode store for the fidelity rows (default: data_samples/tabletop_heldout; all its episodes)')
     bw.set_defaults(func=_cmd_bench)
     be = bs.add_parser('envs', help='simulators: step+render frames/s at 64 and 96 px, single process and vectorized, vs raw MuJoCo')
     be.add_argument('--json', action='store_true', help='print the JSON object'); be.add_argument('--quick', action='store_true', help='shorter timings')
-    be.add_argument('--out', help='also write the JSON to this file')
+    be.add_argument('--out', type=_out_file, help='also write the JSON to this file')
     be.set_defaults(func=_cmd_bench_envs)
     ta = sub.add_parser('tasks', help='list task families and their language instructions')
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
