@@ -433,6 +433,9 @@ def load_judge(path:str|Path # folder written by `Judge.save`
     if not (p/'config.json').exists(): raise FileNotFoundError(f"no judge checkpoint at {p}: config.json missing (train one with train_judge)")
     fix = f"the judge checkpoint {p} is corrupt; delete it and train it again (train_judge)"
     d = load_checkpoint_file(p/'config.json', fix)
+    if isinstance(d, dict) and not {'widths', 'modes'} & set(d):   # another kind of checkpoint (e.g. a world model), not a damaged judge
+        raise ValueError(f"{p} is not a judge folder: its config.json has the keys {sorted(d)[:8]}, none of a judge's (widths, modes); "
+                         f"expected a folder Judge.save wrote (train-judge)")
     try: cfg = JudgeConfig(**{**d, 'widths': tuple(d['widths']), 'modes': tuple(d['modes']), 'cameras': d.get('cameras') or (OBS_IMAGE,)})
     except Exception as e: raise ValueError(f"{p/'config.json'} is not a judge config ({type(e).__name__}: {e}): {fix}") from e
     w = p/WEIGHTS['trees' if cfg.arch == 'trees' else 'net']

@@ -335,7 +335,8 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                 curve += c; info.append(r)
             base.requires_grad_(True); save_noise_policy(np_, pol_dir(a)/'noise_policy')
             m = measure(base, w, judge, fam, n_real, n_imagined, noise_fn(np_, False, seed), seed=real_seed, max_steps=max_steps, wm_judge=wj)
-            lad[a] = m | dict(curve=curve, iterations=info, compute_s=time.time() - t0)
+            lad[a] = m | dict(curve=curve, iterations=info, compute_s=time.time() - t0,
+                              continues='dsrl_wm' if npol is not None else 'the base (a fresh noise policy: dsrl_wm not in this ladder)')
         log(f"[rl {family}] {a}: real {lad[a]['real_success']:.2f} {np.round(lad[a]['real_success_ci'], 2)} ({lad[a]['compute_s']:.0f} s)")
         save()
     save(); return allres[family]
@@ -716,6 +717,9 @@ def check_inputs(p:Params,   # the settings
     out, mdir = Path(out), ''
     if p.model:
         mdir = default_checkpoint() if p.model == 'shipped' else Path(p.model) if (Path(p.model)/'config.json').exists() else out/'models'/p.model/'model'
+        if p.model != 'shipped' and ('/' in p.model or Path(p.model).exists()) and not (Path(p.model)/'config.json').exists():
+            raise FileNotFoundError(f"model={p.model!r}: no world model in that folder (config.json missing); expected a model folder (e.g. "
+                                    f"data_samples/tabletop_wm_2cam), a model name under {out/'models'}, 'shipped' or ''")
         if mdir is None or not (Path(mdir)/'config.json').exists():
             raise FileNotFoundError(f"no world model at {mdir}: set out_dir to a run folder whose train stage for {p.model!r} finished "
                                     f"(nbs/stages/20_train.ipynb), model='shipped' for data_samples/tabletop_wm, or model='' with simulator arms only")
