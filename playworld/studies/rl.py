@@ -331,7 +331,7 @@ def rl_ladder(base:DiffusionPolicy,       # the BC base policy every arm starts 
                 r = dyna_iteration(base, np_, w, wj, demos, starts, out/'dyna'/family/f'iter{k}', fam, dsrl, max_steps, seed=seed + k, log=log, **kw)
                 np_, w = r.pop('npol'), r.pop('wm'); c = [dict(c, iteration=k) for c in r.pop('curve')]
                 if c:   # the real rollouts this iteration tuned the model on, taken with the policy before its updates: a real check per iteration
-                    n = r['real_rollouts']; c[0] |= dict(rollouts_success=r['real_rollout_success'], rollouts_n=n, rollouts_ci=list(wilson(round(r['real_rollout_success'] * n), n)))
+                    c[0] |= dict(rollouts_success=r['real_rollout_success'], rollouts_n=r['real_rollouts'], rollouts_ci=r['real_rollout_ci'])
                 curve += c; info.append(r)
             base.requires_grad_(True); save_noise_policy(np_, pol_dir(a)/'noise_policy')
             m = measure(base, w, judge, fam, n_real, n_imagined, noise_fn(np_, False, seed), seed=real_seed, max_steps=max_steps, wm_judge=wj)
@@ -540,7 +540,7 @@ def dyna_iteration(base:DiffusionPolicy,   # frozen base policy
                    wm_steps:int=200,       # world-model fine-tuning steps
                    wm_lr:float=5e-5,
                    updates:int=5,          # DSRL updates in the updated world model
-                   seed:int=0, log=print)->dict: # real_rollout_success, real_rollouts, wm_train_steps, curve, compute_s; 'npol' and 'wm' (objects)
+                   seed:int=0, log=print)->dict: # real_rollout_success (its Wilson 95 % real_rollout_ci), real_rollouts, wm_train_steps, curve, compute_s; 'npol' and 'wm' (objects)
     """One Dyna iteration (Sutton 1991, as PlayWorld and World-Gymnast use it): real rollouts of the DSRL-steered policy
     -> store -> world-model fine-tune (with as many demos) -> more DSRL in the updated model. ValueError for episodes < 1."""
     from playworld.data.store import write_episodes
@@ -563,7 +563,7 @@ def dyna_iteration(base:DiffusionPolicy,   # frozen base policy
     kw = dict(dsrl or {}, n_updates=updates)
     rr = train_dsrl(base, WorldModelEnv(wm2, seed=seed + 1), judge, starts, npol=npol, seed=seed + 1, log=log, **kw)
     save_noise_policy(rr['npol'], out/'noise_policy')
-    return dict(real_rollout_success=r['all']['rate'], real_rollouts=len(eps), wm_train_steps=tr['steps'], curve=rr['curve'],
+    return dict(real_rollout_success=r['all']['rate'], real_rollout_ci=[r['all']['ci_low'], r['all']['ci_high']], real_rollouts=len(eps), wm_train_steps=tr['steps'], curve=rr['curve'],
                 compute_s=time.time() - t0, npol=rr['npol'], wm=wm2)
 
 # %% ../../nbs/81_studies.rl.ipynb #275bea77
