@@ -23,11 +23,12 @@ class WindowDataset(Dataset):
                  cameras:list|None=None, # cameras tiled into each frame (`core.tile_views`), canvas order (None: the primary camera)
                  augment_shift:int=0,    # random translation of each window, up to this many px per axis and view (0: none)
                  augment_jitter:float=0.0, # random brightness, contrast and saturation factors in [1 - j, 1 + j] per window (0: none)
+                 anchor:bool=False,      # also give a memory frame: a frame of the same episode drawn uniformly from its start to the window's start
                 ):
         if int(n_ctx) != n_ctx or n_ctx < 1: raise ValueError(f"n_ctx must be an int >= 1, got {n_ctx!r}")
         if int(augment_shift) != augment_shift or augment_shift < 0: raise ValueError(f"augment_shift must be an int >= 0, got {augment_shift!r}")
         if not 0 <= augment_jitter < 1: raise ValueError(f"augment_jitter must be in [0, 1), got {augment_jitter!r}")
-        self.shift, self.jitter = int(augment_shift), float(augment_jitter)
+        self.shift, self.jitter, self.anchor = int(augment_shift), float(augment_jitter), bool(anchor)
         self.n_views = len(cameras) if cameras else 1
         if int(horizon) != horizon or horizon < 1: raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
         self.n_ctx, self.horizon = int(n_ctx), int(horizon); L = self.n_ctx + self.horizon
@@ -53,16 +54,20 @@ class WindowDataset(Dataset):
         self.windows = np.concatenate([np.stack([np.full(len(e) - L + 1, i), np.arange(len(e) - L + 1)], 1)
                                        for i, e in zip(self.episode_ids, kept)])     # (M, 2): (episode, start)
         self._start = np.concatenate([off[k] + np.arange(len(e) - L + 1) for k, e in enumerate(kept)])  # (M,) global row
+        self._ep0 = np.concatenate([np.full(len(e) - L + 1, off[k]) for k, e in enumerate(kept)])    # (M,) global row of the episode's first frame
 
     def __len__(self): return len(self._start)
 
     def __getitem__(self, i:int)->dict:
-        "Window `i`: context (n_ctx, 3, H, W), actions (n_ctx+horizon-1, A), target (horizon, 3, H, W); floats in [-1, 1]."
+        """Window `i`: context (n_ctx, 3, H, W), actions (n_ctx+horizon-1, A), target (horizon, 3, H, W); floats in [-1, 1];
+        with `anchor`, also anchor (1, 3, H, W): the memory frame, drawn with torch's (seeded) RNG, augmented like the window."""
         s = int(self._start[i]); n, L = self.n_ctx, self.n_ctx + self.horizon
-        x = self._f[s:s+L].astype(np.float32); x *= 1 / 127.5; x -= 1   # (L, 3, H, W) in [-1, 1]
+        rows = np.arange(s, s + L)
+        if self.anchor: rows = np.r_[int(self._ep0[i]) + torch.randint(0, s - int(self._ep0[i]) + 1, (1,)).item(), rows]
+        x = self._f[rows].astype(np.float32); x *= 1 / 127.5; x -= 1   # (L [+1], 3, H, W) in [-1, 1]
         if self.shift or self.jitter: x = self._augment(x)
-        x = torch.from_numpy(x)
-        return dict(context=x[:n], actions=self.actions[s:s+L-1], target=x[n:])
+        x = torch.from_numpy(x); a = int(self.anchor)
+        return dict(context=x[a:a+n], actions=self.actions[s:s+L-1], target=x[a+n:], **(dict(anchor=x[:1]) if a else {}))
 
     def _augment(self, x:np.ndarray)->np.ndarray: # (L, 3, H, W) float32 in [-1, 1] -> the same, augmented
         """The same random change for every frame of the window, so what an action does stays what it does (no flips, no

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import gymnasium as gym
 from ..core import to_model, to_frames
-from .model import ActionVideoDenoiser, sample_next, frame_hw
+from .model import ActionVideoDenoiser, sample_next, sample_frames, frame_hw
 from ..core import split_views
 
 # %% auto #0
@@ -56,6 +56,7 @@ class WorldModelEnv(gym.Env):
         dev = next(self.model.parameters()).device
         self._ctx = to_model(torch.from_numpy(ctx)).to(dev)             # (B, n_ctx, 3, H, W)
         self._acts = torch.from_numpy(past).to(dev)                     # (B, n_ctx-1, A)
+        self._anchor = self._ctx[:, :1] if getattr(self.model.config, 'n_anchor', 0) else None   # (B, 1, 3, H, W): the first real frame, the memory frame
         self.instruction, self.t, self.frames = o.get('instruction', ''), 0, [ctx[:, -1]]
         return self._obs(), dict(instruction=self.instruction, step=0)
 
@@ -89,22 +90,25 @@ class WorldModelEnv(gym.Env):
     def step_frames(self,
                      actions:torch.Tensor, # (B, K, A) float action chunks (any device), clamped to [-1, 1] when `action_space` is
                     )->torch.Tensor:       # (B, K, H, W, 3) uint8 on `self.device`: the K predicted frames
-        "`step` without host copies: frames stay tensors on the model's device (the loop of `imagine_rollouts`)."
+        """`step` without host copies: frames stay tensors on the model's device (the loop of `imagine_rollouts`). A model
+        that predicts k frames per call takes the chunk k actions at a time; a remainder shorter than k repeats its last
+        action to fill the call and keeps only the frames its actions asked for."""
         if self._ctx is None: raise RuntimeError("call reset(options={'context': ...}) before step")
         B, A = len(self._ctx), self.action_dim
         if actions.ndim != 3 or actions.shape[0] != B or actions.shape[2] != A:
             raise ValueError(f"actions must be (B={B}, K, {A}), got {tuple(actions.shape)}")
         a, out = actions.to(self.device, torch.float32), []
         if self.bounded: a = a.clamp(-1, 1)
-        for k in range(a.shape[1]):
-            acts = torch.cat([self._acts, a[:, k:k+1]], 1)                 # (B, n_ctx, A): context actions, the last drives
-            nxt = sample_next(self.model, self._ctx, acts, self.n_steps, self._gen)
-            self._ctx = torch.cat([self._ctx[:, 1:], nxt[:, None]], 1); self._acts = acts[:, 1:]   # fed back unquantized
+        K, k, n = a.shape[1], getattr(self.model.config, 'frames_per_call', 1) or 1, self.n_ctx
+        for j in range(0, K, k):
+            r = min(k, K - j); step = torch.cat([a[:, j:j+r], a[:, j+r-1:j+r].expand(-1, k - r, -1)], 1)   # (B, k, A)
+            acts = torch.cat([self._acts, step], 1)                           # (B, n_ctx + k - 1, A): context actions, then the k driving
+            nxt = sample_frames(self.model, self._ctx, acts[:, :n + k - 1], self.n_steps, self._gen, self._anchor)[:, :r]   # (B, r, 3, H, W)
+            self._ctx = torch.cat([self._ctx, nxt], 1)[:, -n:]; self._acts = torch.cat([self._acts, a[:, j:j+r]], 1)[:, -(n - 1):] if n > 1 else self._acts   # fed back unquantized
             out.append(nxt)
-        self.t += a.shape[1]
-        return to_frames(torch.stack(out, 1))   # a view in channel-first memory: encoders see contiguous (B, 3, H, W) again
+        self.t += K
+        return to_frames(torch.cat(out, 1))   # a view in channel-first memory: encoders see contiguous (B, 3, H, W) again
 
     def render(self)->np.ndarray: # (H, W, 3) uint8, the first rollout's current frame
         "The current imagined frame (of rollout 0 when batched)."
         return self._obs()['image'] if not self._batched else self._obs()['image'][0]
-

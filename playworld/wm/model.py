@@ -13,8 +13,9 @@ from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
-__all__ = ['VIEW_LAYOUTS', 'ActionVideoDenoiser', 'frame_hw', 'model_episode', 'make_scheduler', 'edm_loss', 'sample_next',
-           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views', 'wm_cameras']
+__all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'n_actions', 'model_episode', 'make_scheduler',
+           'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch', 'load_world_model',
+           'widen_views', 'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -28,7 +29,13 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
     view-sized image with every view's channels stacked (views meet at every pixel, V× fewer UNet FLOPs), 'views' each
     view alone in a batch of B·V with a learned view embedding (views meet only through the shared actions).
     Actions are normalised by `action_mean`/`action_std` (the training data's statistics, saved with the model) before
-    they are embedded, so callers always pass actions in the data's own units."""
+    they are embedded, so callers always pass actions in the data's own units.
+
+    Two levers against objects dissolving in long rollouts: `n_anchor` = 1 adds a memory frame, a real frame from earlier
+    in the attempt (at rollout time the first real context frame), as extra context channels, so what the last n_ctx
+    frames no longer show (a block under the gripper) can be copied back from it (the memory frame of Ctrl-World, Guo et
+    al. 2025); `frames_per_call` = k predicts the next k frames in one call (k frames of noise on channels, driven by k
+    actions), so an attempt needs k× fewer autoregressive steps and k× fewer chances to drift."""
     @register_to_config
     def __init__(self,
                  size:int=64,                  # frame height, px (also the width when `width` is None)
@@ -53,6 +60,8 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                  cameras:tuple|None=None,      # the V cameras' LeRobot feature keys, canvas order (None: the data's primary camera)
                  action_mean:tuple|None=None,  # (A,) per-dimension action mean of the training data (None: 0)
                  action_std:tuple|None=None,   # (A,) per-dimension action std of the training data (None: 1)
+                 n_anchor:int=0,               # memory frames given as extra context (0 or 1): an earlier real frame of the attempt
+                 frames_per_call:int=1,        # k, frames predicted by one call (k actions drive them)
                 ):
         super().__init__()
         n, W = len(block_out_channels), size if width is None else width
@@ -66,63 +75,75 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
         for k, v in (('action_mean', action_mean), ('action_std', action_std)):
             if v is not None and len(v) != action_dim: raise ValueError(f"{k} has {len(v)} values, expected action_dim={action_dim}")
         if action_std is not None and not all(s > 0 for s in action_std): raise ValueError(f"action_std must be > 0, got {list(action_std)}")
+        if n_anchor not in (0, 1): raise ValueError(f"n_anchor must be 0 or 1 memory frame, got {n_anchor!r}")
+        if not isinstance(frames_per_call, int) or frames_per_call < 1: raise ValueError(f"frames_per_call must be an int >= 1, got {frames_per_call!r}")
         self.register_buffer('_a_mean', torch.tensor(action_mean or [0.0] * action_dim, dtype=torch.float32), persistent=False)
         self.register_buffer('_a_std', torch.tensor(action_std or [1.0] * action_dim, dtype=torch.float32), persistent=False)
         emb = block_out_channels[0] * 4
         self.sigma_proj = GaussianFourierProjection(16, scale=1.0, set_W_to_weight=False, log=False, flip_sin_to_cos=True)
         self.ctx_sigma_proj = GaussianFourierProjection(16, scale=1.0, set_W_to_weight=False, log=False, flip_sin_to_cos=True)
-        self.action_mlp = nn.Sequential(nn.Linear(n_ctx*action_dim, emb), nn.SiLU(), nn.Linear(emb, emb))
+        self.action_mlp = nn.Sequential(nn.Linear((n_ctx + frames_per_call - 1)*action_dim, emb), nn.SiLU(), nn.Linear(emb, emb))
         self.cond_mlp = nn.Sequential(nn.Linear(32 + 32 + emb, emb), nn.SiLU(), nn.Linear(emb, emb))
         if view_layout == 'views': self.view_emb = nn.Embedding(n_views, emb)
         c = 3 * n_views if view_layout == 'channels' else 3
-        self.unet = UNet2DModel(sample_size=(size, unet_w), in_channels=c*(n_ctx+1), out_channels=c,
+        self.unet = UNet2DModel(sample_size=(size, unet_w), in_channels=c*(n_ctx+frames_per_call+n_anchor), out_channels=c*frames_per_call,
                                 block_out_channels=tuple(block_out_channels), layers_per_block=layers_per_block,
                                 down_block_types=('DownBlock2D',)*n, up_block_types=('UpBlock2D',)*n,
                                 class_embed_type='identity', resnet_time_scale_shift='scale_shift',
                                 norm_num_groups=norm_num_groups)
 
     def forward(self,
-                 x:Tensor,         # (B, 3, H, W) preconditioned noisy next frame (c_in · x_σ), W the canvas width
+                 x:Tensor,         # (B, 3k, H, W) preconditioned noisy next k frames (c_in · x_σ) on channels, W the canvas width
                  c_noise:Tensor,   # (B,) EDM noise conditioning, ¼·ln σ
                  context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1] context frames (possibly noise-augmented)
-                 actions:Tensor,   # (B, n_ctx, A) action taken at each context frame, the data's units; the last drives the prediction
-                 ctx_c_noise:Tensor # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
-                )->Tensor:         # (B, 3, H, W) raw network output F
-        "Network forward pass; preconditioning lives in `edm_loss` / `sample_next`."
-        cfg = self.config; _check_inputs(cfg, context, actions)
-        B, V, H, Wc = x.shape[0], cfg.n_views, x.shape[-2], x.shape[-1]
+                 actions:Tensor,   # (B, n_ctx + k - 1, A) action taken at each context frame, then at each predicted frame but the last, the data's units
+                 ctx_c_noise:Tensor, # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
+                 anchor:Tensor|None=None, # (B, n_anchor, 3, H, W) float in [-1, 1] memory frame(s) (needed when n_anchor = 1)
+                )->Tensor:         # (B, 3k, H, W) raw network output F
+        "Network forward pass; preconditioning lives in `edm_loss` / `sample_frames`."
+        cfg = self.config; _check_inputs(cfg, context, actions, anchor)
+        B, V, H, Wc, k = x.shape[0], cfg.n_views, x.shape[-2], x.shape[-1], _k(cfg)
         a = (actions - self._a_mean.to(actions)) / self._a_std.to(actions)
         emb = torch.cat([self.sigma_proj(c_noise.flatten()), self.ctx_sigma_proj(ctx_c_noise.flatten()),
                          self.action_mlp(a.flatten(1))], 1)                 # (B, 32 + 32 + E)
         cond = self.cond_mlp(emb)                                            # (B, E)
-        h = torch.cat([x[:, None], context], 1)                             # (B, n_ctx+1, 3, H, Wc)
+        h = torch.cat([x.unflatten(1, (k, 3)), context] + ([anchor] if _na(cfg) else []), 1)   # (B, L = k+n_ctx+n_anchor, 3, H, Wc)
         if cfg.view_layout == 'tile':
             return self.unet(h.flatten(1, 2), torch.zeros(B, device=x.device), class_labels=cond).sample
         views = h.unflatten(-1, (V, Wc // V))                               # (B, n_ctx+1, 3, H, V, W)
         if cfg.view_layout == 'channels':
-            hv = views.permute(0, 4, 1, 2, 3, 5).flatten(1, 3)              # (B, V (n_ctx+1) 3, H, W)
-            out = self.unet(hv, torch.zeros(B, device=x.device), class_labels=cond).sample   # (B, 3V, H, W)
-            return out.unflatten(1, (V, 3)).permute(0, 2, 3, 1, 4).flatten(-2)            # (B, 3, H, V·W)
-        hv = views.permute(0, 4, 1, 2, 3, 5).flatten(0, 1).flatten(1, 2)    # (B·V, (n_ctx+1) 3, H, W)
+            hv = views.permute(0, 4, 1, 2, 3, 5).flatten(1, 3)              # (B, V L 3, H, W)
+            out = self.unet(hv, torch.zeros(B, device=x.device), class_labels=cond).sample   # (B, 3kV, H, W)
+            return out.unflatten(1, (V, 3 * k)).permute(0, 2, 3, 1, 4).flatten(-2)        # (B, 3k, H, V·W)
+        hv = views.permute(0, 4, 1, 2, 3, 5).flatten(0, 1).flatten(1, 2)    # (B·V, L 3, H, W)
         cv = (cond[:, None] + self.view_emb.weight[None]).flatten(0, 1)     # (B·V, E)
-        out = self.unet(hv, torch.zeros(B * V, device=x.device), class_labels=cv).sample     # (B·V, 3, H, W)
-        return out.unflatten(0, (B, V)).permute(0, 2, 3, 1, 4).flatten(-2)                 # (B, 3, H, V·W)
-
+        out = self.unet(hv, torch.zeros(B * V, device=x.device), class_labels=cv).sample     # (B·V, 3k, H, W)
+        return out.unflatten(0, (B, V)).permute(0, 2, 3, 1, 4).flatten(-2)                 # (B, 3k, H, V·W)
 
 # %% ../../nbs/40_wm.model.ipynb #aaee12a0
 def frame_hw(cfg)->tuple: # (H, W) of the model's frame (canvas), px
     "Height and width of a model's frames: `(size, width)`, the width being `size` for a square one-camera model."
     return (cfg.size, cfg.size if getattr(cfg, 'width', None) is None else cfg.width)
 
-def _check_inputs(cfg, context:Tensor, actions:Tensor):
-    "Raise a ValueError naming expected vs got when context/actions do not fit the model's config."
+def _k(cfg)->int: return getattr(cfg, 'frames_per_call', 1) or 1   # frames per call (configs saved before it: 1)
+def _na(cfg)->int: return getattr(cfg, 'n_anchor', 0) or 0            # memory frames (configs saved before it: 0)
+def n_actions(cfg)->int: # actions one model call takes: one per context frame, then one per predicted frame but the last
+    "Actions per call of a model with this config: `n_ctx + frames_per_call - 1`."
+    return cfg.n_ctx + _k(cfg) - 1
+
+def _check_inputs(cfg, context:Tensor, actions:Tensor, anchor:Tensor|None=None):
+    "Raise a ValueError naming expected vs got when context/actions/memory frame do not fit the model's config."
     B, T, C, H, W = context.shape if context.ndim == 5 else (None,)*5
     if context.ndim != 5 or (T, C, H, W) != (cfg.n_ctx, 3, *frame_hw(cfg)):
         raise ValueError(f"context frames must be (B, {cfg.n_ctx}, 3, {', '.join(map(str, frame_hw(cfg)))}) for this model, got {tuple(context.shape)}")
-    if actions.ndim != 3 or tuple(actions.shape[1:]) != (cfg.n_ctx, cfg.action_dim) or actions.shape[0] != B:
-        raise ValueError(f"actions must be (B={B}, {cfg.n_ctx}, {cfg.action_dim}) (one action per context frame), got {tuple(actions.shape)}")
+    if actions.ndim != 3 or tuple(actions.shape[1:]) != (n_actions(cfg), cfg.action_dim) or actions.shape[0] != B:
+        what = 'one action per context frame' + (f', then {_k(cfg) - 1} more for the {_k(cfg)} frames predicted' if _k(cfg) > 1 else '')
+        raise ValueError(f"actions must be (B={B}, {n_actions(cfg)}, {cfg.action_dim}) ({what}), got {tuple(actions.shape)}")
     if not torch.isfinite(actions).all(): raise ValueError("actions contain NaN or inf")
-
+    want = (B, _na(cfg), 3, *frame_hw(cfg))
+    if _na(cfg) and (anchor is None or tuple(anchor.shape) != want):
+        raise ValueError(f"this model reads a memory frame: anchor must be {want}, got {None if anchor is None else tuple(anchor.shape)}")
+    if not _na(cfg) and anchor is not None: raise ValueError("this model has no memory frame (n_anchor = 0): pass anchor=None")
 
 # %% ../../nbs/40_wm.model.ipynb #07c89438
 def model_episode(ep,            # an `Episode` with (at least) the model's cameras
@@ -169,60 +190,89 @@ def _augment_context(cfg, context:Tensor, sigma_ctx:Tensor)->tuple[Tensor, Tenso
 def edm_loss(model:ActionVideoDenoiser,
              sched:EDMEulerScheduler, # from `make_scheduler(model.config)`
              context:Tensor,  # (B, n_ctx, 3, H, W) float in [-1, 1]
-             actions:Tensor,  # (B, n_ctx, A)
-             target:Tensor,   # (B, 3, H, W) float in [-1, 1], the real next frame
+             actions:Tensor,  # (B, n_ctx + k - 1, A) (`n_actions`)
+             target:Tensor,   # (B, k, 3, H, W) float in [-1, 1], the real next k frames ((B, 3, H, W) when k = 1)
+             anchor:Tensor|None=None, # (B, 1, 3, H, W) float in [-1, 1] memory frame, for a model with n_anchor = 1
+             motion_weight:float=0.0, # extra loss weight on pixels that change: weight 1 + motion_weight where |target − last context| > 0.05
             )->Tensor:        # () scalar loss
-    "EDM training loss λ(σ)‖D(x₀+σn) − x₀‖² with log-normal σ (Karras et al. 2022, Eq. 2 and Table 1)."
+    """EDM training loss λ(σ)‖D(x₀+σn) − x₀‖² with log-normal σ (Karras et al. 2022, Eq. 2 and Table 1). With
+    `motion_weight` > 0 each pixel's squared error is weighted up where the frame changes (the gripper, a moved block),
+    the few pixels a contact lives in, which a plain mean over a mostly static canvas under-weights."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
-    x0 = target - context[:, -1] if cfg.predict_residual else target                # (B, 3, H, W)
+    if target.ndim == 4: target = target[:, None]                                    # (B, k, 3, H, W)
+    x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, 3, H, W)
+    moving = (target - context[:, -1:]).abs().amax(2, keepdim=True) > 0.05           # (B, k, 1, H, W)
+    x0 = x0.flatten(1, 2)                                                            # (B, 3k, H, W)
     sigma = torch.exp(cfg.p_mean + cfg.p_std * torch.randn(B, device=x0.device))   # (B,)
     s = sigma.view(B, 1, 1, 1)
     x_noisy = x0 + s * torch.randn_like(x0)
     ctx, ctx_c = _augment_context(cfg, context, cfg.ctx_noise_max * torch.rand(B, device=x0.device))
-    F = model(sched.precondition_inputs(x_noisy, s), sched.precondition_noise(sigma), ctx, actions, ctx_c)
+    F = model(sched.precondition_inputs(x_noisy, s), sched.precondition_noise(sigma), ctx, actions, ctx_c, anchor)
     D = sched.precondition_outputs(x_noisy, F.float(), s)                           # denoised estimate of x₀
     weight = (s**2 + cfg.sigma_data**2) / (s * cfg.sigma_data)**2                     # λ(σ)
-    return (weight * (D - x0)**2).mean()
+    err = (D - x0)**2
+    if motion_weight: err = err * (1 + motion_weight * moving.expand_as(target).flatten(1, 2).float())
+    return (weight * err).mean()
 
 # %% ../../nbs/40_wm.model.ipynb #61b0ad6e
 @torch.no_grad()
+def sample_frames(model:ActionVideoDenoiser,
+                  context:Tensor,      # (B, n_ctx, 3, H, W) float in [-1, 1]
+                  actions:Tensor,      # (B, n_ctx + k - 1, A) (`n_actions`): the last k rows drive the k predicted frames
+                  n_steps:int|None=None, # Euler steps (None: the model's `n_sampling_steps`)
+                  generator:torch.Generator|None=None, # for reproducible noise
+                  anchor:Tensor|None=None, # (B, 1, 3, H, W) float in [-1, 1] memory frame of a model with n_anchor = 1
+                 )->Tensor:            # (B, k, 3, H, W) float in [-1, 1], the k = `frames_per_call` predicted frames
+    "Sample the next k frames by reverse diffusion (EDM Euler, DIAMOND-style few steps)."
+    cfg = model.config; B, k = context.shape[0], _k(cfg)
+    _check_inputs(cfg, context, actions, anchor)
+    n_steps = n_steps or cfg.n_sampling_steps
+    if n_steps < 1: raise ValueError(f"n_steps must be >= 1, got {n_steps}")
+    sched = make_scheduler(cfg); sched.set_timesteps(n_steps, device=context.device)
+    dtype = next(model.parameters()).dtype
+    last = context[:, -1]                                                           # (B, 3, H, W)
+    x = torch.randn((B, 3 * k, *last.shape[-2:]), generator=generator, device=context.device) * sched.init_noise_sigma
+    ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
+    anc = None if anchor is None else anchor.to(dtype)
+    for t in sched.timesteps:
+        F = model(sched.scale_model_input(x, t).to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
+        x = sched.step(F.float(), t, x).prev_sample
+    x = x.unflatten(1, (k, 3))                                                      # (B, k, 3, H, W)
+    return (last[:, None] + x if cfg.predict_residual else x).clamp(-1, 1)
+
 def sample_next(model:ActionVideoDenoiser,
                 context:Tensor,      # (B, n_ctx, 3, H, W) float in [-1, 1]
                 actions:Tensor,      # (B, n_ctx, A), the last row drives the predicted frame
                 n_steps:int|None=None, # Euler steps (None: the model's `n_sampling_steps`)
                 generator:torch.Generator|None=None, # for reproducible noise
+                anchor:Tensor|None=None, # (B, 1, 3, H, W) memory frame of a model with n_anchor = 1
                )->Tensor:            # (B, 3, H, W) float in [-1, 1], the predicted next frame
-    "Sample the next frame by reverse diffusion (EDM Euler, DIAMOND-style few steps)."
-    cfg = model.config; B = context.shape[0]
-    _check_inputs(cfg, context, actions)
-    n_steps = n_steps or cfg.n_sampling_steps
-    if n_steps < 1: raise ValueError(f"n_steps must be >= 1, got {n_steps}")
-    sched = make_scheduler(cfg); sched.set_timesteps(n_steps, device=context.device)
-    dtype = next(model.parameters()).dtype
-    x = torch.randn(context[:, -1].shape, generator=generator, device=context.device) * sched.init_noise_sigma
-    ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
-    for t in sched.timesteps:
-        F = model(sched.scale_model_input(x, t).to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c)
-        x = sched.step(F.float(), t, x).prev_sample
-    return (context[:, -1] + x if cfg.predict_residual else x).clamp(-1, 1)
+    "Sample the next frame of a one-frame-per-call model (`sample_frames`; ValueError for frames_per_call > 1)."
+    if _k(model.config) != 1: raise ValueError(f"this model predicts {_k(model.config)} frames per call: use sample_frames")
+    return sample_frames(model, context, actions, n_steps, generator, anchor)[:, 0]
 
 # %% ../../nbs/40_wm.model.ipynb #6a53ea93
 @torch.no_grad()
 def rollout(model:ActionVideoDenoiser,
             context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1], real context frames
             actions:Tensor,   # (B, n_ctx - 1 + T, A): actions of the context frames, then one per predicted frame
-            n_steps:int|None=None, # Euler steps per frame
+            n_steps:int|None=None, # Euler steps per call
             generator:torch.Generator|None=None,
+            anchor:Tensor|None=None, # (B, 1, 3, H, W) memory frame (None: the first context frame, for a model with n_anchor = 1)
            )->Tensor:         # (B, T, 3, H, W) float in [-1, 1], the T predicted frames
-    "Autoregressive open-loop rollout: predict a frame, append it to the context, slide the window."
-    cfg = model.config; n = cfg.n_ctx
+    """Autoregressive open-loop rollout: predict k = `frames_per_call` frames, append them to the context, slide the
+    window. When fewer than k actions remain, the last is repeated to fill the call and only the frames asked for are kept."""
+    cfg = model.config; n, k = cfg.n_ctx, _k(cfg)
     if actions.ndim != 3 or actions.shape[1] < n: raise ValueError(f"actions must be (B, >= {n}, A), got {tuple(actions.shape)}")
+    if _na(cfg) and anchor is None: anchor = context[:, :1]
     T = actions.shape[1] - n + 1
-    frames, out = context, []
-    for t in range(T):
-        nxt = sample_next(model, frames[:, -n:], actions[:, t:t+n], n_steps, generator)
-        out.append(nxt); frames = torch.cat([frames[:, 1:], nxt[:, None]], 1)
-    return torch.stack(out, 1)
+    pad = actions[:, -1:].expand(-1, k - 1, -1)                                       # (B, k - 1, A) repeats of the last action
+    acts = torch.cat([actions, pad], 1)
+    frames, out, t = context, [], 0
+    while t < T:
+        nxt = sample_frames(model, frames[:, -n:], acts[:, t:t + n + k - 1], n_steps, generator, anchor)[:, :T - t]   # (B, ≤ k, 3, H, W)
+        out.append(nxt); frames = torch.cat([frames, nxt], 1)[:, -n:]; t += nxt.shape[1]
+    return torch.cat(out, 1)
 
 # %% ../../nbs/40_wm.model.ipynb #398bc60c
 def moving_square_batch(B:int, size:int=16, n_ctx:int=2, generator:torch.Generator|None=None):
@@ -287,6 +337,47 @@ def widen_views(model:ActionVideoDenoiser, # a one-camera world model (n_views =
     if view_layout == 'views': torch.nn.init.zeros_(new.view_emb.weight)
     return new.to(next(model.parameters()).device).train(model.training)
 
+
+# %% ../../nbs/40_wm.model.ipynb #30bb4cd4
+GROW_KEYS = ('n_anchor', 'frames_per_call', 'view_layout')   # architecture keys a fine-tune may change (`grow_model` carries the weights over)
+
+def _slots(cfg)->list: # names of the UNet's input frames, in channel order: noisy x0..x(k-1), context c0..c(n-1), memory m0
+    return [f'x{j}' for j in range(_k(cfg))] + [f'c{j}' for j in range(cfg.n_ctx)] + [f'm{j}' for j in range(_na(cfg))]
+
+def grow_model(model:ActionVideoDenoiser, # a trained world model ('tile' or 'views' layout)
+               **changes,                 # new values of `GROW_KEYS`: n_anchor (0/1), frames_per_call (k), view_layout ('views' -> 'tile' or back)
+              )->ActionVideoDenoiser:     # a model with the new architecture, every weight that keeps its meaning copied
+    """Start a model with a memory frame, k frames per call or another multi-view layout from a trained one, so that
+    every lever of a study starts from the same checkpoint. The UNet's input convolution keeps its weights for the noisy
+    first frame and the context frames; a new memory frame and the noisy frames 2..k get zero weights, so with a memory
+    frame added the model predicts exactly as before (Net2Net's function-preserving growth, Chen et al. 2016). Each of the
+    k output frames starts from the old next-frame output, the action embedding keeps its weights for the context actions
+    and gives the k − 1 new ones zero weights. 'views' → 'tile' keeps the shared UNet (the views then meet through its
+    receptive field) and drops the view embedding. ValueError for a key outside `GROW_KEYS`, a 'channels' layout (its
+    channel order mixes the views), or a new model that cannot hold the old weights."""
+    bad = [k for k in changes if k not in GROW_KEYS]
+    if bad: raise ValueError(f"grow_model changes {bad}: expected some of {GROW_KEYS}")
+    old = model.config; cfg = {k: v for k, v in dict(old).items() if not k.startswith('_')}
+    if 'channels' in (old.view_layout, changes.get('view_layout')): raise ValueError("grow_model keeps weights for the 'tile' and 'views' layouts only, not 'channels'")
+    cfg.update(changes); new = ActionVideoDenoiser(**cfg)
+    src, dst = model.state_dict(), new.state_dict()
+    so, sn = _slots(old), _slots(new.config); ko, kn = _k(old), _k(new.config); A = old.action_dim
+    for key, w in dst.items():
+        if key not in src: continue                                      # a new view embedding stays as initialised (zero below)
+        s = src[key]
+        if key == 'unet.conv_in.weight':                                 # (C_out, 3 · slots, 3, 3)
+            w.zero_()
+            for j, name in enumerate(sn):
+                if name in so: w[:, 3*j:3*j+3] = s[:, 3*so.index(name):3*so.index(name)+3]
+        elif key in ('unet.conv_out.weight', 'unet.conv_out.bias'):      # (3k, ...): frame j from the old frame min(j, k_old − 1)
+            for j in range(kn): w[3*j:3*j+3] = s[3*min(j, ko-1):3*min(j, ko-1)+3]
+        elif key == 'action_mlp.0.weight':                               # (E, (n_ctx + k − 1) · A)
+            w.zero_(); m = min(w.shape[1], s.shape[1]); w[:, :m] = s[:, :m]
+        elif w.shape == s.shape: w.copy_(s)
+        else: raise ValueError(f"grow_model: weight {key} is {tuple(s.shape)} in the old model and {tuple(w.shape)} in the new one")
+    new.load_state_dict(dst)
+    if hasattr(new, 'view_emb') and 'view_emb.weight' not in src: torch.nn.init.zeros_(new.view_emb.weight)
+    return new.to(next(model.parameters()).device).train(model.training)
 
 # %% ../../nbs/40_wm.model.ipynb #d9e0f1a2
 def wm_cameras(wm)->tuple: # an `ActionVideoDenoiser` -> its cameras as `TabletopEnv` names, canvas order (('top',) for a one-camera model)

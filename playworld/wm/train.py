@@ -17,11 +17,11 @@ from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
 from ..config import coerce, field_types, from_mapping
 from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready, camera_names
-from .model import ActionVideoDenoiser, make_scheduler, edm_loss
+from .model import ActionVideoDenoiser, make_scheduler, edm_loss, sample_frames, n_actions, _k, _na
 
 # %% auto #0
 __all__ = ['RECIPE_KEYS', 'TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint', 'load_checkpoint',
-           'train_world_model', 'model_keys', 'StoreConfig', 'write_validation_video', 'split_config',
+           'self_forced', 'train_world_model', 'model_keys', 'StoreConfig', 'write_validation_video', 'split_config',
            'train_from_store']
 
 # %% ../../nbs/41_wm.train.ipynb #6d306939
@@ -41,6 +41,8 @@ class TrainConfig:
     log_every:int=10           # steps between loss records
     checkpoint_every:int=200   # steps between resumable checkpoints (out_dir/checkpoint)
     num_workers:int=0          # DataLoader worker processes (0: load in the training process; > 0 pays off on a GPU)
+    self_forcing:float=0.0     # fraction of each batch trained from the model's own prediction: its sampled next k frames (1 Euler step) replace the oldest context frames, and the target is the k frames after them
+    motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
         if self.num_workers < 0: raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
@@ -50,6 +52,8 @@ class TrainConfig:
         if not 0 <= self.ema_decay < 1: raise ValueError(f"ema_decay must be in [0, 1), got {self.ema_decay}")
         if self.warmup_steps < 0: raise ValueError(f"warmup_steps must be >= 0, got {self.warmup_steps}")
         if self.max_seconds is not None and self.max_seconds < 0: raise ValueError(f"max_seconds must be >= 0 or None, got {self.max_seconds}")
+        if not 0 <= self.self_forcing <= 1: raise ValueError(f"self_forcing must be a fraction in [0, 1], got {self.self_forcing}")
+        if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
 def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_ctx, 3, H, W) and 'target' (h, 3, H, W)
@@ -124,6 +128,25 @@ def _reset_accelerate_precision(mp:str):
     from accelerate.state import AcceleratorState
     if AcceleratorState._shared_state and AcceleratorState().mixed_precision != mp: AcceleratorState._reset_state()
 
+@torch.no_grad()
+def self_forced(model:ActionVideoDenoiser,
+                batch:dict,     # a window batch with horizon 2k: context (B, n_ctx, 3, H, W), actions (B, n_ctx + 2k − 1, A), target (B, 2k, 3, H, W), [anchor]
+                frac:float,     # fraction of rows whose context ends in the model's own frames
+               )->tuple:        # (context (B, n_ctx, 3, H, W), actions (B, n_ctx + k − 1, A), target (B, k, 3, H, W))
+    """Training inputs where a fraction of rows see the model's own prediction: the model samples the next k frames
+    (1 Euler step, no gradient), they join the context, and the target is the k real frames after them. The model thus
+    learns to correct its own errors instead of only ever seeing real context (the exposure-bias remedy of self-forcing,
+    Huang et al. 2025, and DIAMOND/GameNGen's noised context, here with the model's real mistakes)."""
+    cfg = model.config; n, k, nA = cfg.n_ctx, _k(cfg), n_actions(cfg)
+    ctx, acts, tgt, anc = batch['context'], batch['actions'], batch['target'], batch.get('anchor')
+    if tgt.shape[1] < 2 * k: raise ValueError(f"self_forcing needs windows of horizon 2k = {2 * k}, got {tgt.shape[1]}")
+    c, a, t = ctx.clone(), acts[:, :nA].clone(), tgt[:, :k].clone()
+    m = torch.rand(len(ctx)) < frac
+    if m.any():
+        pred = sample_frames(model, ctx[m], acts[m, :nA], 1, anchor=None if anc is None else anc[m])   # (b, k, 3, H, W)
+        c[m] = torch.cat([ctx[m], pred.to(ctx.dtype)], 1)[:, -n:]; a[m] = acts[m, k:k + nA]; t[m] = tgt[m, k:2 * k]
+    return c, a, t
+
 def train_world_model(model:ActionVideoDenoiser,
                       train_ds:Dataset,      # windows: dict(context (n_ctx,3,H,W), actions (>= n_ctx, A), target (h,3,H,W))
                       cfg:TrainConfig,
@@ -151,7 +174,8 @@ def train_world_model(model:ActionVideoDenoiser,
     dl = DataLoader(train_ds, batch_sampler=StepBatchSampler(len(train_ds), cfg.batch_size, cfg.seed, start),
                     num_workers=cfg.num_workers, persistent_workers=cfg.num_workers > 0, pin_memory=acc.device.type == 'cuda')
     model, opt, dl, lr_sched = acc.prepare(model, opt, dl, lr_sched)
-    sched, n = make_scheduler(raw.config), raw.config.n_ctx
+    sched, n, k, nA = make_scheduler(raw.config), raw.config.n_ctx, _k(raw.config), n_actions(raw.config)
+    t_cpu = time.process_time()
     t_run = time.time(); t0 = t_run - (hist[-1][3] if hist else 0.0)   # t0 counts the time of runs before a resume too
     it = iter(dl); first = next(it)   # the loader draws its base seed from the global RNG on the first batch...
     torch.set_rng_state(rng)          # ...so the training RNG is set after it, the same way in a fresh and a resumed run
@@ -160,8 +184,9 @@ def train_world_model(model:ActionVideoDenoiser,
     model.train(); step = start - 1
     for step in bar:
         b = first if step == start else next(it)
+        ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
         with acc.autocast():
-            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, b['context'], b['actions'][:, :n], b['target'][:, 0])
+            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight)
         if not torch.isfinite(loss): raise FloatingPointError(f"loss became {loss.item()} at step {step}; lower lr (now {cfg.lr})")
         acc.backward(loss)
         acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
@@ -178,6 +203,7 @@ def train_world_model(model:ActionVideoDenoiser,
     stopped_by = 'max_seconds' if step + 1 < end else 'steps'
     if stopped_by == 'max_seconds': print(f"training stopped by the time limit (max_seconds={cfg.max_seconds}) at step {step + 1} of {cfg.steps}")
     res = dict(history=hist, steps=step + 1, planned_steps=cfg.steps, stopped_by=stopped_by, train_seconds=secs, samples_per_s=(step + 1 - start) * cfg.batch_size / max(time.time() - t_run, 1e-9),
+               cpu_seconds=time.process_time() - t_cpu,
                config=asdict(cfg))
     if stop_after and step + 1 < cfg.steps: return res                # "killed": no final model written
     ema.copy_to(raw.parameters()); raw.eval()
@@ -275,8 +301,9 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     keys = eps[0].camera_keys if cams else None   # the cameras asked for, saved with the model; several: one canvas per frame
     tr, va = split_episodes(list(range(len(eps))), rc.val_frac, tcfg.seed)
     dflt = {k: d for k, (_, d) in model_keys().items()}
-    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=1, cameras=keys,
-                       augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter)
+    k = mk.get('frames_per_call', dflt['frames_per_call'])   # windows of k target frames (2k with self-forcing: k predicted, k trained on)
+    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=k * (2 if tcfg.self_forcing else 1), cameras=keys,
+                       augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter, anchor=mk.get('n_anchor', dflt['n_anchor']) > 0)
     H, W = ds.frames.shape[-2:]
     a = ds.actions.numpy().astype(np.float64)
     norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
@@ -288,9 +315,13 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
     if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics: the config's architecture keys must agree; `RECIPE_KEYS` may change)
         from playworld.wm.model import load_world_model, widen_views
-        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k not in ('sigma_data', 'view_layout' if widen else '', *RECIPE_KEYS)})
+        from playworld.wm.model import GROW_KEYS, grow_model
+        expect = dict(size=H, action_dim=eps[0].actions.shape[1], **{k: (list(v) if isinstance(v, tuple) else v) for k, v in mk.items() if k not in ('sigma_data', *GROW_KEYS, *RECIPE_KEYS)})
         if keys and len(keys) > 1 and not widen: expect.update(data_keys)
         model = load_world_model(rc.init_from, expect).train()
+        grow = {g: mk[g] for g in GROW_KEYS if g in mk and g != 'view_layout' or g == 'view_layout' and g in mk and not widen}
+        grow = {g: v for g, v in grow.items() if getattr(model.config, g, None) != v}
+        if grow: model = grow_model(model, **grow).train()   # a memory frame, k frames per call or another layout, from the same weights
         model.register_to_config(**{k: mk[k] for k in RECIPE_KEYS if k in mk})   # e.g. stronger context-noise augmentation against drift in long rollouts
         if widen: model = widen_views(model, keys, mk['view_layout']).train()   # ValueError for view_layout='channels'
     else:
