@@ -311,7 +311,7 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     data_keys = dict(width=None if W == H and len(keys or [0]) == 1 else int(W), n_views=len(keys) if keys else 1, cameras=list(keys) if keys else None)
     saved = json.loads((Path(rc.init_from)/'config.json').read_text()) if rc.init_from and (Path(rc.init_from)/'config.json').exists() else {}
     widen = bool(keys and len(keys) > 1 and saved and saved.get('n_views', 1) == 1)   # a one-camera checkpoint starts a multi-camera model (`widen_views`)
-    if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'views' if widen else 'channels'   # channels: the cheapest per FLOP (measured in nbs/40_wm.model.ipynb); views: keeps a one-camera start's weights
+    if keys and len(keys) > 1 and 'view_layout' not in mk: mk['view_layout'] = 'views' if widen else saved.get('view_layout', 'channels')   # channels: the cheapest per FLOP (measured in nbs/40_wm.model.ipynb); views: keeps a one-camera start's weights; a multi-camera start: its own layout
     mk['sigma_data'] = estimate_sigma_data(ds, mk.get('predict_residual', dflt['predict_residual']), seed=tcfg.seed)
     if rc.init_from:   # fine-tune an existing checkpoint (its architecture, σ_data, action statistics: the config's architecture keys must agree; `RECIPE_KEYS` may change)
         from playworld.wm.model import load_world_model, widen_views
