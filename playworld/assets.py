@@ -10,7 +10,7 @@ import playworld
 
 # %% auto #0
 __all__ = ['JUDGES', 'checkout_root', 'shipped', 'default_checkpoint', 'default_judge', 'default_heldout', 'droid_sample',
-           'given_or_shipped', 'stages_dir']
+           'given_or_shipped', 'stages_dir', 'repo_path']
 
 # %% ../nbs/01_assets.ipynb #aa71560d
 def checkout_root()->Path:
@@ -66,3 +66,10 @@ def stages_dir()->Path:
         raise FileNotFoundError(f"stage notebooks not found in {d}: install the package editable from a checkout "
                                 f"(`pip install -e .`, as the README does) or set PLAYWORLD_STAGES")
     return d
+
+# %% ../nbs/01_assets.ipynb #a6de23c8
+def repo_path(p:str|Path, # a path as given (relative to the working folder) or as a lookup returned (absolute)
+             )->str:      # posix path relative to `checkout_root()` when `p` lies inside the checkout, else `p` as given
+    "How a results file names a file or folder: relative to the checkout when inside it (the same on every machine), else as given."
+    try: return Path(p).resolve().relative_to(checkout_root()).as_posix()
+    except ValueError: return str(p)

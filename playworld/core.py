@@ -274,38 +274,62 @@ def settings_diff(path:str|Path|dict, # the JSON record a resumable folder was m
 
 # %% ../nbs/00_core.ipynb #442606fd
 PSNR_CAP = 100.0   # dB given to identical frames (and the most any PSNR reports): means stay finite, JSON never sees inf
+_LAYOUTS = "(H, W, 3) or (3, H, W) (batches (..., H, W, 3) or (..., 3, H, W))"
+
+def _value_range(value_range)->tuple|None: # None, or (lo, hi) as two floats with hi > lo
+    "The `value_range` argument checked: None, or a pair of finite numbers lo < hi (a tuple, list or array); ValueError naming it."
+    if value_range is None: return None
+    try: lo, hi = (float(v) for v in value_range)
+    except (TypeError, ValueError): raise ValueError(f"value_range {value_range!r}: expected a pair (lo, hi) of numbers, e.g. (0, 1), (0, 255) or (-1, 1)") from None
+    if not (np.isfinite([lo, hi]).all() and hi > lo): raise ValueError(f"value_range {value_range!r}: expected (lo, hi) with hi > lo")
+    return lo, hi
+
+def _np(x)->np.ndarray: # numpy or torch (any device; float tensors as float64: bfloat16 has no numpy dtype) -> numpy
+    if isinstance(x, torch.Tensor): x = x.detach().cpu(); x = (x.double() if x.is_floating_point() else x).numpy()
+    return np.asarray(x)
 
 def _unit_rgb(x,                     # (..., H, W, 3) or (..., 3, H, W): uint8, or float with `value_range`; numpy or torch
-              value_range:tuple|None, # (lo, hi) of float input, e.g. (0, 1) or (-1, 1); None (or (0, 255)) for uint8
+              value_range:tuple|None, # (lo, hi) of float input from `_value_range`, e.g. (0., 1.), (0., 255.) or (-1., 1.); None (or (0, 255)) for uint8
               name:str='a',          # the argument's name, for errors
              )->np.ndarray:          # (..., H, W, 3) float64 on the 0..255 scale
     "Bring one image (or batch) to channels-last float64 0..255; ValueError naming the expected layout, dtype or range."
-    if isinstance(x, torch.Tensor): x = x.detach().cpu().numpy()
-    x = np.asarray(x); want = "(H, W, 3) or (3, H, W) (batches (..., H, W, 3) or (..., 3, H, W))"
-    if x.ndim < 3 or 3 not in (x.shape[-1], x.shape[-3]): raise ValueError(f"{name} has shape {x.shape}: expected {want}, 3 colour channels")
-    if x.shape[-1] == 3 and x.shape[-3] == 3: raise ValueError(f"{name} has shape {x.shape}: channels-first or -last is ambiguous; expected {want}")
+    x, vr = _np(x), value_range and f"({value_range[0]:g}, {value_range[1]:g})"
+    if x.ndim < 3 or 3 not in (x.shape[-1], x.shape[-3]): raise ValueError(f"{name} has shape {x.shape}: expected {_LAYOUTS}, 3 colour channels")
+    if x.shape[-1] == 3 and x.shape[-3] == 3: raise ValueError(f"{name} has shape {x.shape}: channels-first or -last is ambiguous; expected {_LAYOUTS}")
     if x.shape[-1] != 3: x = np.moveaxis(x, -3, -1)                  # (..., 3, H, W) -> (..., H, W, 3)
     if x.dtype == np.uint8:
-        if value_range not in (None, (0, 255)): raise ValueError(f"{name} is uint8 but value_range={value_range}: uint8 frames are 0..255; pass floats for other ranges")
+        if value_range not in (None, (0, 255)): raise ValueError(f"{name} is uint8 but value_range={vr}: uint8 frames are 0..255; pass floats for other ranges")
         return x.astype(np.float64)
-    if not np.issubdtype(x.dtype, np.floating): raise ValueError(f"{name} has dtype {x.dtype}: expected uint8, or float with value_range=(0, 1) or (-1, 1)")
-    if value_range is None: raise ValueError(f"{name} is {x.dtype} with no value_range: pass value_range=(0, 1) or (-1, 1) (or uint8 frames)")
-    lo, hi = map(float, value_range)
-    if not hi > lo: raise ValueError(f"value_range {value_range}: expected (lo, hi) with hi > lo")
+    if not np.issubdtype(x.dtype, np.floating): raise ValueError(f"{name} has dtype {x.dtype}: expected uint8, or float with value_range=(0, 1), (0, 255) or (-1, 1)")
+    if value_range is None: raise ValueError(f"{name} is {x.dtype} with no value_range: pass value_range=(0, 1), (0, 255) or (-1, 1) (or uint8 frames)")
+    lo, hi = value_range
     if not np.isfinite(x).all() or x.min() < lo - 1e-6 or x.max() > hi + 1e-6:
-        raise ValueError(f"{name} has values in [{np.nanmin(x):.4g}, {np.nanmax(x):.4g}], outside value_range {value_range}")
+        raise ValueError(f"{name} has values in [{np.nanmin(x):.4g}, {np.nanmax(x):.4g}], outside value_range {vr}")
     return (x.astype(np.float64) - lo) * (255.0 / (hi - lo))
 
-def _pair(a, b, value_range)->tuple:
-    a, b = _unit_rgb(a, value_range, 'a'), _unit_rgb(b, value_range, 'b')
+def _pair(a, b, value_range)->tuple: # (a, b) as (..., H, W, 3) float64 0..255
+    """Both pictures on the 0..255 scale, channels last; ValueError on an unknown layout, dtype or range, on a shape
+    mismatch, and on float pictures that fit the stated range only as another range would: all within one grey level
+    of a 0..255-style range (frames in [0, 1] called (0, 255)), or none below 0 in a range that goes below 0 (frames in
+    [0, 1] called model space (-1, 1)). Identical pictures are never refused: they score the same on any scale."""
+    vr, raw = _value_range(value_range), (_np(a), _np(b))
+    a, b = _unit_rgb(raw[0], vr, 'a'), _unit_rgb(raw[1], vr, 'b')
     if a.shape != b.shape: raise ValueError(f"a and b differ in shape: {a.shape} vs {b.shape} (channels last)")
+    if vr is not None and raw[0].dtype != np.uint8 and not np.array_equal(a, b):   # float frames of a stated range (checked to lie in it)
+        lo, hi = vr; mx, mn = max(r.max() for r in raw), min(r.min() for r in raw)
+        if hi - lo > 2 and mx <= lo + 1:
+            raise ValueError(f"a and b lie within [{mn:.4g}, {mx:.4g}], one grey level of value_range {value_range}: frames in [0, 1] given as {value_range}? "
+                             f"pass value_range=(0, 1) (or scale them to 0..255)")
+        if lo < 0 <= mn:
+            raise ValueError(f"a and b have no values below 0 (min {mn:.4g}) though value_range {value_range} goes down to {lo:g}: frames in [0, 1] given as "
+                             f"model space? pass value_range=(0, 1); model-space frames lighter than mid-grey everywhere: convert them to uint8 first")
     return a, b
 
 
 # %% ../nbs/00_core.ipynb #6bb60067
 def psnr(a,                        # (H, W, 3) or (3, H, W) frame, or a batch (..., H, W, 3) / (..., 3, H, W); numpy or torch
          b,                        # same shape, dtype and range as `a`
-         value_range:tuple|None=None, # (lo, hi) of float frames, (0, 1) or (-1, 1); None for uint8
+         value_range:tuple|None=None, # (lo, hi) of float frames: (0, 1), (0, 255) or (-1, 1); None for uint8
         )->float:                  # dB, at most `PSNR_CAP` (identical frames)
     "Peak signal-to-noise ratio (scikit-image), of the pooled MSE for a batch; ValueError on an unknown layout, dtype or range."
     from skimage.metrics import peak_signal_noise_ratio
@@ -315,11 +339,12 @@ def psnr(a,                        # (H, W, 3) or (3, H, W) frame, or a batch (.
 
 def ssim(a,                        # (H, W, 3) or (3, H, W) frame (H, W >= 7), or a batch of them; numpy or torch
          b,                        # same shape, dtype and range as `a`
-         value_range:tuple|None=None, # (lo, hi) of float frames, (0, 1) or (-1, 1); None for uint8
+         value_range:tuple|None=None, # (lo, hi) of float frames: (0, 1), (0, 255) or (-1, 1); None for uint8
         )->float:                  # in [-1, 1]; the mean over the images of a batch
     "Structural similarity (scikit-image, Wang et al. 2004, 7x7 window, data range of the 0..255 scale); ValueError as `psnr`."
     from skimage.metrics import structural_similarity
     a, b = _pair(a, b, value_range); H, W = a.shape[-3:-1]
+    if min(H, W) < 7: raise ValueError(f"ssim needs frames of at least 7 x 7 pixels (its window), got {H} x {W} (shape {a.shape}, channels last)")
     a, b = a.reshape(-1, H, W, 3), b.reshape(-1, H, W, 3)           # (N, H, W, 3)
     return float(np.mean([structural_similarity(x, y, channel_axis=-1, data_range=255) for x, y in zip(a, b)]))
 

@@ -59,6 +59,26 @@ def test_import_droid(tmp_path, capsys):
     assert sorted(len(e) for e in EpisodeStore(tmp_path/'d').iter_episodes()) == sorted(lengths)
     rc, out, _ = run(capsys, 'info', DROID, '--json'); assert json.loads(out)['episodes'] == 11
 
+def test_import_droid_states_only_schema(tmp_path, capsys):
+    "Ctrl-World's states-only annotations (droid_new_setup: no raw_length, no observation.state.* / action.*) import, and info names the schema."
+    if not DROID.is_dir(): pytest.skip('no DROID sample')
+    src = tmp_path/'new'; shutil.copytree(DROID/'videos'/'val'/'199', src/'videos'/'val'/'199'); (src/'annotation'/'val').mkdir(parents=True)
+    j = json.loads((DROID/'annotation'/'val'/'199.json').read_text()); keep = ('texts', 'success', 'video_length', 'videos', 'states')
+    (src/'annotation'/'val'/'199.json').write_text(json.dumps({k: j[k] for k in keep}))
+    rc, out, err = run(capsys, 'info', src); assert rc == 0 and "DROID annotation schema 'states'" in out, err
+    rc, out, _ = run(capsys, 'info', DROID); assert "DROID annotation schema 'raw'" in out
+    rc, out, err = run(capsys, 'import', src, '--format', 'droid', '--out', tmp_path/'s', '--cameras', 'wrist', '--size', '32', '--json')
+    assert rc == 0, err
+    assert (json.loads(out)['episodes'], json.loads(out)['action_dim']) == (1, 7)
+    st = EpisodeStore(tmp_path/'s'); assert st.info['playworld']['import']['droid_schema'] == 'states'
+    np.testing.assert_array_equal(st.load(0).actions[:-1], np.float32(j['states'][1:]))   # the next frame's pose
+    rc, out, _ = run(capsys, 'info', tmp_path/'s'); assert "DROID annotation schema 'states'" in out
+    # neither schema: refused naming the missing keys, nothing written
+    (src/'annotation'/'val'/'199.json').write_text(json.dumps({k: j[k] for k in keep[:-1]}))
+    rc, _, err = run(capsys, 'import', src, '--format', 'droid', '--out', tmp_path/'bad')
+    assert rc == 2 and "lacks ['states']: a DROID / Ctrl-World annotation has" in err, err
+    assert not (tmp_path/'bad').exists()
+
 def _copy(root, tmp_path, name):
     d = tmp_path/name; shutil.copytree(root, d); return d
 

@@ -17,8 +17,8 @@ def pw(*args, check=True): # run `playworld ARGS` in this process (the console s
 @pytest.fixture(scope='session')   # built once per run (make test sends each file whole to one worker)
 def store(tmp_path_factory):
     d = tmp_path_factory.mktemp('judge') / 'attempts'
-    pw('collect', '--mode', 'judge', '--episodes', 6, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')
-    pw('collect', '--mode', 'judge', '--episodes', 10, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet', '--resume')
+    pw('collect', '--mode', 'judge', '--cameras', 'top', '--episodes', 6, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet')   # top only
+    pw('collect', '--mode', 'judge', '--cameras', 'top', '--episodes', 10, '--out', d, '--seed', 4, '--max-steps', 8, '--quiet', '--resume')
     return d
 
 def test_collect_resumes_to_the_same_attempts(store):

@@ -14,10 +14,10 @@ from .store import write_episodes, EpisodeStore, probe_video
 
 # %% auto #0
 __all__ = ['BRIDGE_ACTION_NAMES', 'ACTION_EXTS', 'CROPS', 'DROID_CAMERAS', 'DROID_ACTION_NAMES', 'DROID_ACTIONS',
-           'DROID_STATE_NAMES', 'DROID_RAW_PER_FRAME', 'find_pairs', 'read_video', 'read_actions', 'import_mp4_npz',
-           'read_lerobot_v21', 'import_lerobot_v21', 'read_actions_file', 'count_frames', 'find_video_action_pairs',
-           'import_video_actions', 'fit_frames', 'droid_episodes', 'droid_delta', 'read_droid', 'droid_info',
-           'import_droid']
+           'DROID_STATE_NAMES', 'DROID_RAW_PER_FRAME', 'DROID_SCHEMAS', 'find_pairs', 'read_video', 'read_actions',
+           'import_mp4_npz', 'read_lerobot_v21', 'import_lerobot_v21', 'read_actions_file', 'count_frames',
+           'find_video_action_pairs', 'import_video_actions', 'fit_frames', 'droid_episodes', 'droid_delta',
+           'droid_schema', 'read_droid', 'droid_info', 'import_droid']
 
 # %% ../../nbs/21_data.importers.ipynb #eaccba17
 BRIDGE_ACTION_NAMES = ['dx', 'dy', 'dz', 'droll', 'dpitch', 'dyaw', 'gripper']  # Bridge V2's 7-D action
@@ -321,39 +321,70 @@ def droid_delta(action:np.ndarray, # (T, 7) absolute targets x, y, z (m), roll, 
     return d.astype(np.float32)
 DROID_STATE_NAMES = list(DROID_ACTION_NAMES)            # the measured pose, same names and units
 DROID_RAW_PER_FRAME = 3                                 # raw rows (~15 Hz) per video frame (5 fps): frame k = raw row 3k
-_DROID_KEYS = ('texts', 'success', 'video_length', 'videos', 'states', 'raw_length', 'observation.state.cartesian_position',
-               'observation.state.gripper_position', 'action.cartesian_position', 'action.gripper_position')
 
-def _droid_json(path:Path)->dict:
-    "One annotation file; ValueError naming it when it is not JSON or lacks a key the reader needs."
+
+# %% ../../nbs/21_data.importers.ipynb #428d2823
+_DROID_BASE = ('texts', 'success', 'video_length', 'videos', 'states')   # the keys of every annotation, in both schemas
+_DROID_RAW = ('raw_length', 'observation.state.cartesian_position', 'observation.state.gripper_position', 'action.cartesian_position',
+              'action.gripper_position')                            # the recording-rate signals of the raw-signal schema
+DROID_SCHEMAS = {   # the annotation schemas `read_droid` reads: name -> what it holds and where the action comes from
+    'raw': "states + the signals at the recording rate (raw_length rows of observation.state.* and action.*): the action is the commanded target",
+    'states': "states alone (Ctrl-World's droid_new_setup episodes): the action is the next frame's measured pose"}
+
+def droid_schema(j,                       # one parsed annotation JSON
+                 path:str|Path='annotation', # its file, for errors
+                )->str:                   # 'raw' or 'states', see `DROID_SCHEMAS`
+    "Which annotation schema `j` is in; ValueError naming the missing keys when it is neither."
+    miss = [k for k in _DROID_BASE if k not in j] if isinstance(j, dict) else list(_DROID_BASE)
+    if miss: raise ValueError(f"annotation file {path} lacks {miss}: a DROID / Ctrl-World annotation has {list(_DROID_BASE)} "
+                              f"(and, in the raw-signal schema, {list(_DROID_RAW)})")
+    raw = [k for k in _DROID_RAW if k in j]
+    if raw and len(raw) < len(_DROID_RAW):
+        raise ValueError(f"annotation file {path} lacks {[k for k in _DROID_RAW if k not in j]}: it has {raw}, so it is in the raw-signal "
+                         f"schema, which has all of {list(_DROID_RAW)} (an annotation with none of them is read as states only)")
+    return 'raw' if raw else 'states'
+
+def _droid_json(path:Path)->tuple: # (the parsed annotation, its schema)
+    "One annotation file and its schema; ValueError naming it when it is not JSON or lacks a key the reader needs."
     try: j = json.loads(Path(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e: raise ValueError(f"corrupt or unreadable annotation file {path}: {e}") from e
-    miss = [k for k in _DROID_KEYS if k not in j] if isinstance(j, dict) else list(_DROID_KEYS)
-    if miss: raise ValueError(f"annotation file {path} lacks {miss}: a DROID / Ctrl-World annotation has {list(_DROID_KEYS)}")
-    return j
+    return j, droid_schema(j, path)
 
 def _droid_text(j:dict)->str:
     "The episode's first instruction ('' when there is none)."
     t = j['texts']
     return (t if isinstance(t, str) else (t[0] if t else '')) or ''
 
-def _droid_arrays(j:dict, path:Path)->tuple: # ((V, 7) float32 state, (V, 7) float32 action)
-    "State `states[k]` and action raw row 3k of one annotation, checked; ValueError naming the file, the key and the row."
-    V, R, r, eid = int(j['video_length']), int(j['raw_length']), DROID_RAW_PER_FRAME, j.get('episode_id', Path(path).stem)
+def _droid_table(j:dict, k:str, n:int, d:int, path:Path)->np.ndarray: # j[k] as an (n, d) float64 array
+    "One numeric table of an annotation, checked; ValueError naming the file, the key and the shape."
+    try: a = np.asarray(j[k], np.float64).reshape(len(j[k]), -1)
+    except (ValueError, TypeError) as e: raise ValueError(f"{path}: {k} is not a numeric table: {e}") from e
+    if a.shape != (n, d): raise ValueError(f"{path}: {k} has shape {a.shape}, expected ({n}, {d})")
+    return a
+
+def _droid_nonfinite(path:Path, eid, k:str, a:np.ndarray, step:int=1):
+    "ValueError naming the file, the key and the first row (raw row and video frame when `step` > 1) where `a` has NaN/inf."
+    bad = np.nonzero(~np.isfinite(a).all(1))[0]
+    if len(bad): raise ValueError(f"{path} (episode {eid}): {k} has NaN/inf in row {bad[0] * step}" +
+                                  (f" (video frame {bad[0]})" if step > 1 else '') + (f" and {len(bad) - 1} more rows" if len(bad) > 1 else ''))
+
+def _droid_arrays(j:dict, path:Path, schema:str='raw')->tuple: # ((V, 7) float32 state, (V, 7) float32 absolute target action)
+    """State `states[k]` and the absolute target of frame k, checked; ValueError naming the file, the key and the row.
+    Raw-signal schema: the commanded target at raw row 3k. States-only schema: `states[k + 1]`, the pose the arm reached
+    one frame later (the last frame, with nothing after it, holds its own pose)."""
+    V, eid = int(j['video_length']), j.get('episode_id', Path(path).stem)
     if len(j['states']) != V: raise ValueError(f"{path} (episode {eid}): video_length is {V} but states has {len(j['states'])} rows")
+    if schema == 'states':
+        if V < 1: raise ValueError(f"{path} (episode {eid}): video_length {V}: expected at least one frame")
+        S = _droid_table(j, 'states', V, 7, path); _droid_nonfinite(path, eid, 'states', S)
+        return S.astype(np.float32), np.concatenate([S[1:], S[-1:]]).astype(np.float32)   # (V, 7): frame k's target is frame k+1's pose
+    R, r = int(j['raw_length']), DROID_RAW_PER_FRAME
     if not 0 < V or r * (V - 1) >= R: raise ValueError(f"{path} (episode {eid}): raw_length {R} has no raw row {r * (V - 1)} for video frame {V - 1} (video_length {V})")
-    def arr(k, n, d):                                                 # j[k] as an (n, d) float64 array
-        try: a = np.asarray(j[k], np.float64).reshape(len(j[k]), -1)
-        except (ValueError, TypeError) as e: raise ValueError(f"{path}: {k} is not a numeric table: {e}") from e
-        if a.shape != (n, d): raise ValueError(f"{path}: {k} has shape {a.shape}, expected ({n}, {d})")
-        return a
-    S = arr('states', V, 7)
-    parts = {'action.cartesian_position': arr('action.cartesian_position', R, 6)[::r][:V], 'action.gripper_position': arr('action.gripper_position', R, 1)[::r][:V]}
-    for k, a, step in [('states', S, 1)] + [(k, a, r) for k, a in parts.items()]:
-        bad = np.nonzero(~np.isfinite(a).all(1))[0]
-        if len(bad): raise ValueError(f"{path} (episode {eid}): {k} has NaN/inf in row {bad[0] * step}" +
-                                      (f" (video frame {bad[0]})" if step > 1 else '') + (f" and {len(bad) - 1} more rows" if len(bad) > 1 else ''))
-    obs = np.c_[arr('observation.state.cartesian_position', R, 6), arr('observation.state.gripper_position', R, 1)][::r][:V]
+    S = _droid_table(j, 'states', V, 7, path)
+    parts = {'action.cartesian_position': _droid_table(j, 'action.cartesian_position', R, 6, path)[::r][:V],
+             'action.gripper_position': _droid_table(j, 'action.gripper_position', R, 1, path)[::r][:V]}
+    for k, a, step in [('states', S, 1)] + [(k, a, r) for k, a in parts.items()]: _droid_nonfinite(path, eid, k, a, step)
+    obs = np.c_[_droid_table(j, 'observation.state.cartesian_position', R, 6, path), _droid_table(j, 'observation.state.gripper_position', R, 1, path)][::r][:V]
     d = np.abs(S - obs).max(1)                                         # states[k] must be raw row 3k: the alignment the actions rely on
     if (d > 1e-6).any():
         k = int(np.argmax(d > 1e-6))
@@ -405,14 +436,21 @@ def _droid_videos(src:Path, j:dict, path:Path)->list: # the 3 video paths, in ca
     if len(ps) != len(DROID_CAMERAS): raise ValueError(f"annotation file {path} lists {len(ps)} videos, expected {len(DROID_CAMERAS)} ({', '.join(DROID_CAMERAS)})")
     return ps
 
+def _droid_same_schema(first:tuple, schema:str, path:Path):
+    "ValueError naming both files when `path` is in another schema than `first` = (schema, file): their actions would mean different things."
+    if schema != first[0]:
+        raise ValueError(f"{path} is in the {schema!r} annotation schema, {first[1]} in the {first[0]!r} one: their actions mean different "
+                         f"things ({DROID_SCHEMAS[schema]}; {DROID_SCHEMAS[first[0]]}); read or import them separately (splits=...)")
+
 def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation/<split>/<id>.json + videos/<split>/<id>/<k>.mp4
                cameras:list|None=None, # cameras to read, in this order: short names or keys, a list or 'a,b' (None: exterior_1, exterior_2, wrist)
                size=None,              # every camera's frame size after `fit_frames`: None (as stored, 192 x 320 here), N or (H, W)
                crop:str='none',        # 'center' or 'none', as in `fit_frames`
                splits:list|None=None,  # split folders, in this order (None: all, sorted: train, val)
-               actions:str='target',   # 'target': the absolute commanded pose; 'delta': that target minus the measured pose (see below)
+               actions:str='target',   # 'target': the absolute target pose; 'delta': that target minus the measured pose (see below)
               ):                       # an iterator of `Episode`s, one per annotation JSON, in `droid_episodes` order
-    """Read DROID / Ctrl-World episodes (source 'imported', policy 'teleop', task '', no events) lazily, one at a time.
+    """Read DROID / Ctrl-World episodes (source 'imported', policy 'teleop', task '', no events) lazily, one at a time,
+    in either annotation schema (`DROID_SCHEMAS`, `droid_schema`); the episodes of one call must share one.
 
     Frames <-> rows, measured on the 11 sample episodes (`nbs/21_data.importers.ipynb`): video frame `k` (5 fps) is raw
     row `3k` of the ~15 Hz signals (`video_length = ceil(raw_length / 3)`): `states[k]` equals
@@ -428,21 +466,28 @@ def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation
       +-pi wrap disappears), the move the controller is asked to make from where the hand is (~one frame ahead), and
       the gripper stays the commanded position: the definition a world model and a joystick can use without knowing
       the absolute pose;
+    - in the states-only schema (no raw rows, no commands) the target of frame `k` is `states[k + 1]`, the pose reached one
+      frame later, and the last frame's is its own `states[V - 1]`: same 7-D layout and units, so `'delta'` is
+      `states[k + 1] - states[k]` (m; rad wrapped) with gripper `states[k + 1]` (0 for the last frame's motion); the
+      measured gripper stops on a held object where the commanded one would not (see the finding above);
     - `cameras` {'observation.images.exterior_1', '...exterior_2', '...wrist'}: videos k = 0, 1, 2 (k = 2 shows the gripper's
       fingers in every frame and changes ~4x more from frame to frame than k = 0, 1: the wrist camera), each (T, h, w, 3) uint8;
     - instruction `texts[0]` ('' when empty), success from the JSON, fps from the video streams (equal across the cameras read).
 
     Arguments are checked when called; each episode when reached: a video must be 8-bit 3-channel with `video_length`
-    frames (= the rows of `states`), state and action finite, `states` equal to the raw rows 3k. ValueError names the file,
+    frames (= the rows of `states`), state and action finite, `states` equal to the raw rows 3k (raw-signal schema), in
+    the schema of the first episode read. ValueError names the file,
     the episode id and the numbers (or the row); a missing file is a FileNotFoundError naming its path."""
     src, keys = Path(src), _droid_cameras(cameras); _target_size(size)
     if crop not in CROPS: raise ValueError(f"crop must be one of {CROPS}, got {crop!r}")
     if actions not in DROID_ACTIONS: raise ValueError(f"actions {actions!r}: expected one of {DROID_ACTIONS}")
     paths = droid_episodes(src, splits)
     def episodes():
+        first = None                                  # (schema, file) of the first episode: the one the others must share
         for jp in paths:
-            j = _droid_json(jp); V, eid = int(j['video_length']), j.get('episode_id', jp.stem)
-            state, action = _droid_arrays(j, jp); vids = _droid_videos(src, j, jp); cams, fps = {}, None
+            j, schema = _droid_json(jp); V, eid = int(j['video_length']), j.get('episode_id', jp.stem)
+            first = first or (schema, jp); _droid_same_schema(first, schema, jp)
+            state, action = _droid_arrays(j, jp, schema); vids = _droid_videos(src, j, jp); cams, fps = {}, None
             if actions == 'delta': action = droid_delta(action, state)
             for k, key in keys:
                 frames, f = _decode(vids[k])
@@ -455,15 +500,16 @@ def read_droid(src:str|Path,           # a DROID / Ctrl-World folder: annotation
 # %% ../../nbs/21_data.importers.ipynb #caf9b6b9
 def droid_info(src:str|Path,          # a DROID / Ctrl-World folder
                splits:list|None=None, # split folders (None: all)
-              )->dict:                # {'episodes', 'frames', 'cameras': {key: [H, W]}, 'fps', 'action_dim', 'state_dim', 'tasks', 'codecs': {key: codec}, 'lengths': [min, max]}
-    "Summary of a DROID / Ctrl-World dataset without decoding frames; ValueError naming the file whose count, size or rate disagrees."
+              )->dict:                # {'episodes', 'frames', 'cameras': {key: [H, W]}, 'fps', 'action_dim', 'state_dim', 'tasks', 'codecs': {key: codec}, 'lengths': [min, max], 'schema'}
+    "Summary of a DROID / Ctrl-World dataset without decoding frames, its annotation `schema` included; ValueError naming the file whose schema, count, size or rate disagrees."
     src = Path(src); paths = droid_episodes(src, splits); keys = [camera_key(c) for c in DROID_CAMERAS]
-    lens, tasks, cams, codecs, fps, dims = [], set(), {}, {}, None, None
+    lens, tasks, cams, codecs, fps, dims, first = [], set(), {}, {}, None, None, None
     for jp in paths:
-        j = _droid_json(jp); V, eid = int(j['video_length']), j.get('episode_id', jp.stem)
+        j, schema = _droid_json(jp); V, eid = int(j['video_length']), j.get('episode_id', jp.stem)
+        first = first or (schema, jp); _droid_same_schema(first, schema, jp)
         if len(j['states']) != V: raise ValueError(f"{jp} (episode {eid}): video_length is {V} but states has {len(j['states'])} rows")
         lens.append(V); tasks.add(_droid_text(j))
-        dims = dims or (len(j['action.cartesian_position'][0]) + 1, len(j['states'][0]))
+        dims = dims or (len(j['action.cartesian_position'][0]) + 1 if schema == 'raw' else len(j['states'][0]), len(j['states'][0]))
         for key, vp in zip(keys, _droid_videos(src, j, jp)):
             m = _probe(vp); hw = [m['height'], m['width']]
             if m['frames'] != V: raise ValueError(f"{vp} has {m['frames']} frames, but {jp} (episode {eid}) has video_length {V} and {len(j['states'])} states")
@@ -471,7 +517,7 @@ def droid_info(src:str|Path,          # a DROID / Ctrl-World folder
             if fps is not None and abs(m['fps'] - fps[0]) > 1e-6: raise ValueError(f"{vp} runs at {m['fps']:g} fps, {fps[1]} at {fps[0]:g}")
             fps = fps or (m['fps'], vp); codecs.setdefault(key, set()).add(m['codec'])
     return dict(episodes=len(paths), frames=sum(lens), cameras=cams, fps=fps[0], action_dim=dims[0], state_dim=dims[1],
-                tasks=len(tasks), codecs={k: '/'.join(sorted(v)) for k, v in codecs.items()}, lengths=[min(lens), max(lens)])
+                tasks=len(tasks), codecs={k: '/'.join(sorted(v)) for k, v in codecs.items()}, lengths=[min(lens), max(lens)], schema=first[0])
 
 # %% ../../nbs/21_data.importers.ipynb #93473a73
 def import_droid(src:str|Path,           # a DROID / Ctrl-World folder
@@ -482,14 +528,17 @@ def import_droid(src:str|Path,           # a DROID / Ctrl-World folder
                  splits:list|None=None,  # split folders (None: all)
                  actions:str='target',   # as in `read_droid`
                 )->EpisodeStore:         # the store at `out`
-    "Import DROID / Ctrl-World episodes into an episode store in batches; ValueError before writing on bad arguments or an unasked-for existing store."
+    """Import DROID / Ctrl-World episodes into an episode store in batches; ValueError before writing on bad arguments, a bad
+    or mixed dataset, or an unasked-for existing store. The store's info records the annotation schema read and the actions
+    (`playworld.import`: `droid_schema`, `droid_actions`)."""
     out = Path(out)
     if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1: raise ValueError(f"batch must be an int >= 1, got {batch!r}")
     if (out/INFO_PATH).exists() and not append:
         raise ValueError(f"{out} already holds an episode store ({out/INFO_PATH}): pass append=True to add to it, or choose a new folder")
     eps, buf = read_droid(src, cameras, size, crop, splits, actions), []     # arguments checked here, before the store is created
-    droid_info(src, splits)                  # every video probed (pix_fmt, frame count, constant rate) before anything is written
-    with StoreWriter(out, names={OBS_STATE: DROID_STATE_NAMES, ACTION: DROID_ACTION_NAMES}, robot_type='franka') as w:
+    info = droid_info(src, splits)           # every JSON read and video probed (schema, pix_fmt, frame count, constant rate) before anything is written
+    prov = {'import': dict(format='droid', droid_schema=info['schema'], droid_actions=actions)}
+    with StoreWriter(out, names={OBS_STATE: DROID_STATE_NAMES, ACTION: DROID_ACTION_NAMES}, robot_type='franka', provenance=prov) as w:
         for ep in eps:
             buf.append(ep)
             if len(buf) == batch: w.write(buf); buf = []

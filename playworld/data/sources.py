@@ -63,6 +63,8 @@ def _lerobot_info(src:Path)->dict:
     dim = lambda k: int(np.prod(ft[k]['shape'])) if k in ft else None
     out = dict(format='lerobot', version=v, episodes=int(info['total_episodes']), frames=int(info['total_frames']), cameras=cams,
                fps=info['fps'], action_dim=dim('action'), state_dim=dim('observation.state'), tasks=int(info.get('total_tasks', 0)))
+    imp = (info.get('playworld') or {}).get('import') or {}
+    if imp.get('droid_schema'): out['schema'] = imp['droid_schema']      # a store imported from DROID: the annotation schema it was read in
     if v == CODEBASE_VERSION:
         st = EpisodeStore(src); L = [m['length'] for m in st.meta]
         codecs = {k: (ft[k].get('info') or {}).get('video.codec') or (_codec(st.video_file(0, k)) if len(st) else None)
@@ -89,7 +91,7 @@ def _mp4_npz_info(src:Path)->dict:
 
 def dataset_info(src:str|Path,      # a dataset folder: our store, a LeRobot v2.x/v3.0 root, a DROID folder or mp4+npz pairs
                  format:str='auto', # one of `FORMATS`
-                )->dict:            # {"format", "episodes", "frames", "cameras": {key: [H, W]}, "fps", "action_dim", "state_dim", "tasks", "codecs", "lengths"}
+                )->dict:            # {"format", "episodes", "frames", "cameras": {key: [H, W]}, "fps", "action_dim", "state_dim", "tasks", "codecs", "lengths"}, plus "schema" for DROID (the annotation schema, `importers.DROID_SCHEMAS`)
     "Summarize a dataset without importing or decoding it; FileNotFoundError/ValueError naming the bad file."
     src = Path(src); f = _fmt(src, format)
     if f == 'lerobot': return _lerobot_info(src)
@@ -112,7 +114,7 @@ def iter_source(src:str|Path,      # a dataset folder (see `dataset_info`)
                 size=None,         # None (keep), N or 'HxW' (see `parse_size`)
                 crop:str='none',   # 'none' or 'center'
                 start:int=0,       # skip the first `start` episodes (resuming an import)
-                droid_actions:str='target', # DROID only: 'target' (absolute commanded pose) or 'delta' (target - measured pose), see `read_droid`
+                droid_actions:str='target', # DROID only: 'target' (absolute target pose) or 'delta' (target - measured pose), see `read_droid`
                ):                  # yields `Episode`s in the dataset's order
     "Stream a dataset's episodes, fitted to `size`; FileNotFoundError/ValueError naming the bad file, the episode and the problem."
     import itertools
@@ -179,6 +181,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
     miss = [c for c in cams if c not in info['cameras']]
     if miss: raise ValueError(f"{src} has no camera {', '.join(miss)}: it has {', '.join(info['cameras'])}")
     prov = dict(source=str(src.resolve()), format=f, cameras=cams, size=list(hw) if hw else None, crop=crop, fps=fps, **({'droid_actions': droid_actions} if droid_actions != 'target' else {}))
+    said = {'droid_schema': info['schema']} if f == 'droid' else {}     # recorded beside `prov`, not part of what makes a resume the same import
     existed = (out/INFO_PATH).exists(); done = 0
     if existed:
         st = EpisodeStore(out); prev = (st.info.get('playworld') or {}).get('import') or {}
@@ -194,7 +197,7 @@ def import_dataset(src:str|Path,      # a dataset folder (see `dataset_info`)
             start_file = w.next_file
             def commit():
                 nonlocal written
-                w.provenance = {'import': dict(prov, episodes=done + written + len(buf))}
+                w.provenance = {'import': dict(prov, **said, episodes=done + written + len(buf))}
                 w.write(buf); written += len(buf); buf.clear()
                 if progress: progress(done + written, total)
             for ep in iter_source(src, f, cams, hw, crop, start=done, droid_actions=droid_actions):
@@ -253,6 +256,9 @@ def _cmd_info(a):
           f"lengths {r['lengths'][0]}..{r['lengths'][1]}, {_fps_text(r)}, action {r['action_dim']}-D, state "
           f"{r['state_dim'] if r['state_dim'] is not None else 'none'}, {r['tasks']} tasks")
     for k, (h, w) in r['cameras'].items(): print(f"  {k}: {h}x{w} ({r['codecs'].get(k)})")
+    if r.get('schema'):                                                   # DROID: which annotation schema was (or will be) read
+        from playworld.data.importers import DROID_SCHEMAS
+        print(f"  DROID annotation schema {r['schema']!r}: {DROID_SCHEMAS.get(r['schema'], '?')}")
 
 # %% ../../nbs/23_data.sources.ipynb #c5b860f8
 def load_episodes(src:str|Path,   # an episode store or any dataset folder `dataset_info` reads

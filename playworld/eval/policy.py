@@ -18,11 +18,11 @@ from ..envs.tabletop import (TabletopEnv, BLOCKS, TASK_FAMILIES, PUSH_DIRS, STEP
 from ..envs.policies import GRADED, GradedPolicy, wilson
 from ..data.events import MODES, interaction_mode
 from .judge import run_full, target_of, load_judge, check_judge_cameras
-from ..assets import default_judge
+from ..assets import default_judge, repo_path
 from .metrics import policy_bootstrap, mode_distribution, tv_distance, mode_precision_recall, rollouts_needed
 
 # %% auto #0
-__all__ = ['HEADLINE', 'BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'image_rollouts',
+__all__ = ['HEADLINE', 'PATH_KEYS', 'BeliefView', 'eval_scenes', 'run_real', 'views_of', 'run_imagined', 'image_rollouts',
            'run_imagined_images', 'judge_rollouts', 'real_rollouts', 'evaluate_models', 'start_coverage',
            'evaluate_policies', 'scatter_figure', 'rollouts_figure', 'headline_metrics', 'write_results']
 
@@ -390,11 +390,15 @@ def headline_metrics(res:dict # result of `evaluate_policies`
     if res.get('coverage'): m['fraction_flagged'] = res['coverage']['fraction_flagged']
     return m | {k: res[k] for k in ('checkpoint', 'judge') if k in res}
 
+PATH_KEYS = ('checkpoint', 'judge', 'coverage_index')   # results that name a file or folder
+
 def write_results(res:dict, out:str|Path # folder (created)
                  )->Path:                # the JSON file written
     """Write the evaluation as `policy_eval.json`, its headline numbers as `metrics.json` (`headline_metrics`) and the
-    scatter as `policy_eval_scatter.html` (atomic)."""
+    scatter as `policy_eval_scatter.html` (atomic). The `PATH_KEYS` are written by `assets.repo_path`: relative to the
+    checkout when inside it (a shipped result names `data_samples/tabletop_judge`, not one machine's absolute path), else as given."""
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    res = res | {k: repo_path(res[k]) for k in PATH_KEYS if res.get(k) is not None}
     with atomic_write(out/'policy_eval_scatter.html', 'w') as f: f.write(scatter_figure(res).to_html(include_plotlyjs=True))
     write_json(out/'metrics.json', headline_metrics(res))
     return write_json(out/'policy_eval.json', res)        # strict JSON: an undefined metric is null beside its '<key>_reason'

@@ -33,8 +33,10 @@ def build_mixture(stores:list,          # source store folders (or `EpisodeStore
                   out:str|Path,         # new store folder for the mixture
                   seed:int=0,           # episode order per source
                   mode:str='default',   # video mode of the written store
-                 )->dict:               # {'out', 'frame_budget', 'frames', 'episodes', 'per_source': [{'store', 'target', 'frames', 'episodes'}]}
-    "Build a training set of whole episodes from several stores at a frame budget; ValueError naming a store that is too small."
+                 )->dict:               # {'out', 'frame_budget', 'frames', 'episodes', 'cameras', 'per_source': [{'store', 'target', 'frames', 'episodes'}]}
+    """Build a training set of whole episodes from several stores at a frame budget, with the cameras every source has (in the
+    first source's order: a two-camera demo store mixed with top-only play gives a top-only set); ValueError naming a store
+    that is too small, or each store's cameras when they share none."""
     if len(stores) != len(fractions) or not stores: raise ValueError(f"need one fraction per store, got {len(stores)} stores and {len(fractions)} fractions")
     f = np.asarray(fractions, float)
     if (f < 0).any() or abs(f.sum() - 1) > 1e-6: raise ValueError(f"fractions must be >= 0 and sum to 1, got {list(fractions)}")
@@ -42,6 +44,9 @@ def build_mixture(stores:list,          # source store folders (or `EpisodeStore
     out = Path(out)
     if (out/'meta/info.json').exists(): raise ValueError(f"{out} already holds a store; build a mixture into a new folder")
     sts = [s if isinstance(s, EpisodeStore) else EpisodeStore(s) for s in stores]
+    cams = [k for k in sts[0].camera_keys if all(k in s.all_cameras for s in sts)]   # one store holds one camera set: the shared ones
+    if not cams: raise ValueError("the stores share no camera: " + '; '.join(f"{s.root} has {', '.join(s.camera_keys)}" for s in sts))
+    sts = [s if s.camera_keys == cams else EpisodeStore(s.root, cams) for s in sts]
     picks, taken, rng = [], 0, np.random.default_rng(seed)
     for k, st in enumerate(sts):
         # cumulative: a source's whole-episode rounding is made up by the next one, but a source with share 0 takes nothing
@@ -56,7 +61,7 @@ def build_mixture(stores:list,          # source store folders (or `EpisodeStore
         for st, ids, fk in zip(sts, picks, f):
             for b in range(0, len(ids), 64): w.write([st.load(i) for i in ids[b:b+64]])
             per.append(dict(store=str(st.root), target=float(fk * frame_budget), frames=int(sum(st.meta[i]['length'] for i in ids)), episodes=len(ids)))
-    res = dict(out=str(out), frame_budget=int(frame_budget), frames=taken, episodes=sum(len(p) for p in picks), per_source=per)
+    res = dict(out=str(out), frame_budget=int(frame_budget), frames=taken, episodes=sum(len(p) for p in picks), cameras=cams, per_source=per)
     write_json(out/'meta/mixture.json', res)
     return res
 
