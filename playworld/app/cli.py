@@ -12,7 +12,7 @@ __all__ = ['add_collect_parser', 'add_teleop_parser', 'add_rl_parser', 'add_ttrl
            'add_bench_teleop_parser', 'add_bench_cloth_parser', 'add_bench_imagine_parser', 'add_import_parser',
            'add_info_parser', 'add_bench_import_parser', 'add_coverage_parser', 'add_replay_categories_parser',
            'replay_report', 'add_replay_parser', 'add_study_parser', 'add_policy_parser', 'add_train_judge_parser',
-           'add_judge_parser', 'add_real_parser', 'build_parser', 'main']
+           'add_judge_parser', 'add_real_parser', 'add_wm_horizon_parser', 'build_parser', 'main']
 
 # %% ../../nbs/99_app.cli.ipynb #ffd20f2b
 def _offline_env():
@@ -153,13 +153,26 @@ def _cmd_bench(a):
               f"train {t['samples_per_s']:.1f} samples/s, MFU {t['mfu']:.2f} of {r['matmul_peak_gflops_bf16']:.0f} GFLOP/s bf16 peak")
 
 # %% ../../nbs/99_app.cli.ipynb #013892a2
+def _collect_cameras(a)->tuple: # the tabletop cameras `playworld collect` records
+    """--cameras as given; without it, the cameras of the collection being continued (`--resume` of a store, or a rerun of
+    `--features` into a folder with shards: what its run record says, top alone for records that name none), else the
+    tabletop's default, top and front."""
+    from playworld.core import camera_names
+    from playworld.envs.tabletop import CAMERAS
+    if a.cameras: return tuple(camera_names(a.cameras))
+    out = Path(a.out)
+    if a.features: from playworld.eval.judge import COLLECT_META; rec, going_on = out/COLLECT_META, any(out.glob('items-*.npz'))
+    else: from playworld.play.run import RUN_FILE; rec, going_on = out/RUN_FILE, a.resume
+    if going_on and rec.exists(): return tuple(json.loads(rec.read_text()).get('cameras') or ('top',))
+    return tuple(CAMERAS)
+
 def _cmd_collect(a):
     "playworld collect: play, demos or the judge's labelled attempts into an episode store."
     if a.env != 'tabletop': raise ValueError(f"--env {a.env!r}: only 'tabletop' can be collected")
     import logging
     from playworld.play.run import collect_sharded, collect_to_store
     logging.basicConfig(level=logging.INFO, format='%(name)s: %(message)s')
-    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task, cameras=a.cameras)
+    kw = dict(mode=a.mode, seed=a.seed, size=a.size, max_steps=a.max_steps, task=a.task, cameras=_collect_cameras(a))
     if a.mode == 'judge':
         if a.task is not None: raise ValueError("--task applies to --mode demo only")
         from playworld.eval.judge import judge_stream
@@ -198,7 +211,8 @@ def add_collect_parser(sub # the `add_subparsers()` object of the playworld pars
     c.add_argument('--resume', action='store_true', help='continue an interrupted run in --out')
     c.add_argument('--seed', type=int, default=0); c.add_argument('--size', type=int, default=64, help='frame size, px')
     c.add_argument('--max-steps', type=int, default=60, help='steps per attempt')
-    c.add_argument('--cameras', default='top', help="tabletop cameras to record, e.g. top,front (stored as observation.images.<cam>; every mode)")
+    c.add_argument('--cameras', help="tabletop cameras to record, e.g. top or top,front (stored as observation.images.<cam>; every mode; "
+                                     "default: top,front, or the cameras of the collection --resume or a --features rerun continues)")
     c.add_argument('--task', help='demo mode: a task family or an instruction (default: all families in turn); policy mode: families, comma-separated (default lift)')
     c.add_argument('--workers', type=int, default=1, help='K > 1: K parallel shards merged at the end')
     c.add_argument('--backend', choices=['ray', 'process'], default='process', help='how shards run when --workers > 1')
@@ -403,7 +417,7 @@ def add_import_parser(sub # the playworld `add_subparsers()` object
     p.add_argument('--size', help='resize every camera to N x N or HxW, px, even (default: keep the stored size)')
     p.add_argument('--crop', choices=_CROPS, default='none', help="center: crop to the target's aspect ratio before resizing; none: resize directly")
     p.add_argument('--fps', type=float, help='the rate to record, Hz (mp4+npz only, whose stored rate may be wrong; others keep their own)')
-    p.add_argument('--droid-actions', choices=('target', 'delta'), default='target', help='DROID only: the absolute commanded pose (target) or that target minus the measured pose (delta: m, rad wrapped; gripper as commanded)')
+    p.add_argument('--droid-actions', choices=('target', 'delta'), default='target', help="DROID only: the absolute target pose (target: the commanded pose, or with states-only annotations the next frame's measured pose) or that target minus the measured pose (delta: m, rad wrapped; gripper as the target)")
     p.add_argument('--append', action='store_true', help='add to an existing store at --out')
     p.add_argument('--batch', type=int, default=16, help='episodes per committed file (what a crash can lose; bounds memory)')
     p.add_argument('--max-episodes', type=int, help='import at most this many episodes')
@@ -678,7 +692,7 @@ def _undef(v)->str: # a rate to 3 decimals, or 'undefined' (None: the labels hol
 def _cmd_evaluate_judge(a):
     "playworld evaluate judge: a judge's accuracy against the simulator's labels on fresh attempts (or a store); returns the result."
     from playworld.core import atomic_write, write_json
-    from playworld.assets import default_judge, given_or_shipped
+    from playworld.assets import default_judge, given_or_shipped, repo_path
     from playworld.eval.judge import load_judge, fresh_attempts, judge_items, evaluate_judge, imagined_attempts, load_judge_items, is_judge_items
     from playworld.envs.tabletop import TASK_FAMILIES, parse_instruction
     if a.imagined and not a.model: raise ValueError("--imagined needs --model DIR: the world model that imagines the attempts")
@@ -706,7 +720,7 @@ def _cmd_evaluate_judge(a):
     if not items: raise ValueError(f"no attempts to judge in {a.data or 'the fresh attempts'} (families {fams})")
     keys = ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc', 'calibration')
     r = evaluate_judge(judge, items)
-    res = dict({k: r[k] for k in keys}, judge=str(jp), **src)
+    res = dict({k: r[k] for k in keys}, judge=repo_path(jp), **src)
     if a.imagined:
         from playworld.wm.model import load_world_model
         wm = load_world_model(a.model, expect=dict(size=judge.cfg.size))
@@ -812,6 +826,72 @@ def add_real_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.set_defaults(func=_cmd_evaluate_real)
     return p
 
+# %% ../../nbs/99_app.cli.ipynb #011595f1
+def _cell(v:dict)->str: # one survival entry as 'err (visible)', '-' where undefined
+    e, f = v['centroid_err_px'], v['visible_frac']
+    return f"{'-' if e is None else f'{e:.2f}':>6} ({'-' if f is None else f'{f:.2f}'})"
+
+def _print_wm_horizon(m:str, r:dict):
+    "The readable table of one model's `wm_horizon_eval` result."
+    s, sec = r['survival'], r['seconds_per_frame']
+    print(f"model {m}: {r['episodes']} attempts (real success rate {r['success_rate']:.2f}), {s['imagined_frames']} imagined frames each; "
+          f"{sec['batch']:.4f} s per imagined frame at batch {sec['batch_size']}, {sec['batch1']:.4f} s at batch 1 ({sec['device']})")
+    cols = list(s['by_camera']['all'])
+    print("  task block: centroid error px (visible fraction) at horizon h (frames after the context)")
+    print('  ' + f"{'camera':8s}" + ''.join(f"{('h=' + c) if c.isdigit() else c:>15s}" for c in cols))
+    for cam, row in s['by_camera'].items(): print('  ' + f"{cam:8s}" + ''.join(f"{_cell(row[c]):>15s}" for c in cols))
+    for who in ('real', 'imagined'):
+        if (j := r[f'judge_{who}']) is not None:
+            print(f"  judge on {who:8s} attempts: accuracy {j['accuracy']:.3f}, balanced {_undef(j['balanced_accuracy'])}, TPR {_undef(j['tpr'])}, FPR {_undef(j['fpr'])} (n {j['n']})")
+
+def _cmd_evaluate_wm_horizon(a):
+    "playworld evaluate wm-horizon: whether the task's block survives each world model's imagination; returns {model: result}."
+    from playworld.core import write_json, json_ready
+    from playworld.assets import default_judge, given_or_shipped, repo_path
+    from playworld.eval.judge import load_judge, fresh_attempts, check_judge_cameras
+    from playworld.eval.horizon import wm_horizon_eval, _horizons
+    from playworld.wm.model import load_world_model, wm_cameras
+    if a.episodes < 1: raise ValueError(f"--episodes {a.episodes}: expected at least 1 attempt")
+    if a.steps < 1: raise ValueError(f"--steps {a.steps}: expected at least 1 step per attempt")
+    if a.batch_size < 1: raise ValueError(f"--batch-size {a.batch_size}: expected at least 1 rollout")
+    models = {}
+    for m in a.model:
+        if not Path(m).is_dir(): raise FileNotFoundError(f"--model {m}: no such folder (expected a world model written by save_pretrained)")
+        models[m] = load_world_model(m)
+    first = next(iter(models.values())); cams, size = wm_cameras(first), first.config.size
+    for m, wm in models.items():
+        if wm_cameras(wm) != cams or wm.config.size != size:
+            raise ValueError(f"--model {m} predicts cameras {list(wm_cameras(wm))} at {wm.config.size} px, the first model {list(cams)} at {size} px: "
+                             "models compared on the same attempts must predict the same cameras")
+        try: _horizons(a.horizons, a.steps + 1 - wm.config.n_ctx, wm.config.n_ctx)
+        except ValueError as e: raise ValueError(f"--horizons {','.join(map(str, a.horizons))} for {m} (--steps {a.steps}): {e}") from None
+    jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge reads cameras {list(cams)}: give --judge DIR")
+    judge = load_judge(jp); check_judge_cameras(judge, models)
+    eps = fresh_attempts(a.episodes, a.seed, None, size, a.steps, not a.quiet, cams)
+    res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet),
+                   model=repo_path(m), judge=repo_path(jp), seed=a.seed, steps=a.steps) for m, wm in models.items()}
+    if a.out: write_json(a.out, res)
+    if a.json: print(json.dumps(json_ready(res)))
+    else:
+        for m, r in res.items(): _print_wm_horizon(m, r)
+    return res
+
+def add_wm_horizon_parser(sub # the `evaluate` group's `add_subparsers()` object
+                         )->argparse.ArgumentParser: # the `evaluate wm-horizon` parser
+    "Register `playworld evaluate wm-horizon --model DIR [--model DIR ...] [--judge DIR] --episodes N --seed S [...]`; sets `func`."
+    p = sub.add_parser('wm-horizon', help="does the task's block survive imagination? Centroid error and visible fraction per camera and horizon, judge on real vs imagined, s per frame")
+    p.add_argument('--model', action='append', required=True, metavar='DIR', help='world model folder; repeat to compare models on the same attempts (they must predict the same cameras)')
+    p.add_argument('--judge', help="judge folder (default: the shipped judge of the first model's cameras, data_samples/tabletop_judge for top + front)")
+    p.add_argument('--episodes', type=int, default=48, help='fresh labelled attempts to collect (N)')
+    p.add_argument('--seed', type=int, default=4_500_001, help='run seed of the fresh attempts (use one no training data came from) and of the sampling noise')
+    p.add_argument('--steps', type=int, default=60, help='steps per attempt (T = steps + 1 frames)')
+    p.add_argument('--horizons', type=_ints, default=[8, 16, 32], help='imagined frames after the context, comma-separated (default 8,16,32)')
+    p.add_argument('--batch-size', type=int, default=32, help='rollouts imagined at once')
+    p.add_argument('--json', action='store_true', help='print {model: {"survival", "judge_real", "judge_imagined", "seconds_per_frame", ...}} as JSON')
+    p.add_argument('--out', type=_out_file, help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
+    p.set_defaults(func=_cmd_evaluate_wm_horizon)
+    return p
+
 # %% ../../nbs/99_app.cli.ipynb #877a1263
 def build_parser()->argparse.ArgumentParser:
     "The `playworld` argument parser (one sub-parser per command)."
@@ -827,7 +907,7 @@ def build_parser()->argparse.ArgumentParser:
                    help="override one stage parameter of the profile, typed as its notebook declares: e.g. --set collect.play_episodes=40, "
                         "--set train.steps=200 (every train-* stage), --set train-bridge.steps=100 (repeatable; a wrong name lists the valid ones)")
     r.set_defaults(func=_cmd_run)
-    x = sub.add_parser('experiment', help="the paper experiments alone (rl, cloth, objects, sources, ttrl, simgap, variability) into --out, with a report")
+    x = sub.add_parser('experiment', help="the paper experiments alone (rl, cloth, objects, sources, ttrl, simgap, variability, wm_horizon) into --out, with a report")
     x.add_argument('names', help='comma-separated experiment keys, e.g. cloth,simgap')
     x.add_argument('--out', required=True, help='run folder DIR (a pipeline run folder is reused: its data and models are read)')
     x.add_argument('--profile', choices=['smoke', 'standard', 'full'], default='standard', help="whose parameters the experiments get")
@@ -859,9 +939,9 @@ def build_parser()->argparse.ArgumentParser:
     ta.add_argument('--env', choices=['tabletop', 'metaworld'], default='tabletop'); ta.add_argument('--json', action='store_true')
     ta.set_defaults(func=_cmd_tasks)
     for add in (add_bench_collect_parser, add_bench_teleop_parser, add_bench_cloth_parser, add_bench_imagine_parser, add_bench_import_parser): add(bs)
-    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, real success of a saved policy, the demo/play/mixed study')
+    ev = sub.add_parser('evaluate', help='evaluations: coverage maps, replay per interaction category, policy evaluation, the judge, object survival in imagination, real success of a saved policy, the demo/play/mixed study')
     es = ev.add_subparsers(dest='what', required=True, metavar='WHAT')
-    for add in (add_coverage_parser, add_replay_categories_parser, add_replay_parser, add_study_parser, add_policy_parser, add_judge_parser, add_real_parser): add(es)
+    for add in (add_coverage_parser, add_replay_categories_parser, add_replay_parser, add_study_parser, add_policy_parser, add_judge_parser, add_wm_horizon_parser, add_real_parser): add(es)
     for add in (add_collect_parser, add_import_parser, add_info_parser, add_train_judge_parser, add_teleop_parser, add_rl_parser, add_ttrl_parser): add(sub)
     for s in (sub, bs, es):   # each command knows its own parser: `main` reports an unknown option with that command's usage
         for c in s.choices.values(): c.set_defaults(_parser=c)

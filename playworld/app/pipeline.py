@@ -12,7 +12,7 @@ import playworld
 from ..core import atomic_write, check_writable
 from .progress import ENV, StageLine, stage_kernel_manager
 from ..assets import stages_dir
-from ..studies import rl, cloth, objects, sources, testtime, simgap, variability
+from ..studies import rl, cloth, objects, sources, testtime, simgap, variability, wm_horizon
 
 # %% auto #0
 __all__ = ['PROFILES', 'STUDIES', 'DATASETS', 'DISK_NEEDS_MB', 'presets', 'study_plan', 'stage_plan', 'experiment_plan',
@@ -61,7 +61,7 @@ PROFILES = {
 # the rest of the papers' experiments: one `playworld.studies` module each (`KEY`, its stage notebook `STAGE`, the
 # profiles' settings `Params.PRESETS`, `section` for the report; `run` where the study runs in-process), run after the
 # others; each writes DIR/metrics/tabletop.<key>.json
-STUDIES = {m.KEY: m for m in (rl, cloth, objects, sources, testtime, simgap, variability)}
+STUDIES = {m.KEY: m for m in (rl, cloth, objects, sources, testtime, simgap, variability, wm_horizon)}
 def presets(m)->dict: # profile -> the settings it changes
     "A study's presets (`Params.PRESETS`; module-level `PRESETS` for a study whose `Params` is not written yet)."
     return m.Params.PRESETS if hasattr(m, 'Params') else m.PRESETS
@@ -192,4 +192,3 @@ def run_pipeline(profile:str='smoke', # a key of `PROFILES`
     plan = stage_overrides(stage_plan(profile), sets)   # every override checked before any work
     out = run_stages(plan, out, profile, DISK_NEEDS_MB[profile], force, progress, log_output)
     return json.loads((out/'metrics.json').read_text())
-

@@ -225,7 +225,10 @@ def run(p:Params,        # the settings
             r = measure_arm(mdir, eps, judge, p); imagined[name] = r.pop('imagined', None)
             write_json(hj, dict(record=dict(erec, model=str(mdir)), result=r))
         arms[name] = dict(tr, **r); print(f"{name}: {arm_line(arms[name], p.horizons)} ({time.time() - t0:.0f} s)")
-    m = dict(config=dict(dataclasses.asdict(p), init_from=str(init), judge=str(jpath), data=str(data)), arms=arms,
+    from playworld.assets import repo_path   # results name files relative to the checkout: the same on every machine
+    for a in arms.values():
+        if 'model' in a: a['model'] = repo_path(a['model'])
+    m = dict(config=dict(dataclasses.asdict(p), init_from=repo_path(init), judge=repo_path(jpath), data=repo_path(data)), arms=arms,
              episodes=len(eps), success_rate=float(np.mean([e.success for e in eps])))
     (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
     write_json(out/'metrics'/f'tabletop.{KEY}.json', m)
