@@ -1376,6 +1376,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                           'playworld/studies/wm_horizon.py'),
                                               'playworld.studies.wm_horizon.arm_line': ( 'studies.wm_horizon.html#arm_line',
                                                                                          'playworld/studies/wm_horizon.py'),
+                                              'playworld.studies.wm_horizon.latent_check': ( 'studies.wm_horizon.html#latent_check',
+                                                                                             'playworld/studies/wm_horizon.py'),
                                               'playworld.studies.wm_horizon.measure_arm': ( 'studies.wm_horizon.html#measure_arm',
                                                                                             'playworld/studies/wm_horizon.py'),
                                               'playworld.studies.wm_horizon.probe_store': ( 'studies.wm_horizon.html#probe_store',

@@ -15,7 +15,7 @@ from ..core import write_json, settings_diff, json_ready
 
 # %% auto #0
 __all__ = ['KEY', 'STAGE', 'LEVERS', 'arm_config', 'Params', 'probe_store', 'arm_cost', 'train_arm', 'measure_arm',
-           'training_store', 'arm_costs', 'run', 'arm_line', 'survival_figure', 'section']
+           'training_store', 'arm_costs', 'run', 'arm_line', 'survival_figure', 'section', 'latent_check']
 
 # %% ../../nbs/88_studies.wm_horizon.ipynb #50a9f06a
 KEY = 'wm_horizon'              # metrics key: DIR/metrics/tabletop.wm_horizon.json
@@ -313,3 +313,41 @@ def section(m:dict,   # the content of metrics/tabletop.wm_horizon.json
             f"<table><tr><th>arm</th><th>levers</th><th>steps</th><th>s / step</th><th>ms / imagined frame (batch 1 / {cfg['probe_batch']})</th>{head}"
             f"<th>centroid error at end, px</th><th>judge acc</th><th>TPR</th><th>FPR</th></tr>{''.join(rows)}</table>"
             + png_html(Path(out, 'figures', 'wm_horizon.png')) + ''.join(png_html(s, strip=True) for s in strips))
+
+# %% ../../nbs/88_studies.wm_horizon.ipynb #9a77ff51
+def latent_check(data:str|Path,       # training store (two-camera attempts)
+                 episodes:list,       # held-out real attempts (`fresh_attempts`)
+                 steps:int=400,       # autoencoder optimizer steps
+                 batch_size:int=32,   # views per step
+                 down:int=2,          # downsamplings: latents are (4, 64 / 2^down, 64 / 2^down) per view
+                 n_train:int=64,      # training attempts read from the store
+                 seed:int=0,
+                )->dict:              # latent_shape, compression, train_seconds, loss_last, survival (per camera, `object_survival` at every frame), psnr
+    """Train a small `AutoencoderKL` (diffusers; MSE plus a 1e-6-weighted KL, AdamW 1e-3) on 64×64 views of the
+    store's attempts and measure whether its reconstructions of held-out attempts keep the task block (Rombach et al.
+    2022's first stage, sized for a CPU)."""
+    import torch
+    from diffusers import AutoencoderKL
+    from playworld.data.store import EpisodeStore
+    from playworld.core import to_model, to_frames, psnr
+    from playworld.eval.horizon import object_survival
+    torch.manual_seed(seed); st = EpisodeStore(data)
+    views = np.concatenate([v for i in range(min(n_train, len(st))) for v in st.load(i).cameras.values()])   # (N, 64, 64, 3) uint8
+    ae = AutoencoderKL(in_channels=3, out_channels=3, down_block_types=('DownEncoderBlock2D',) * (down + 1), up_block_types=('UpDecoderBlock2D',) * (down + 1),
+                       block_out_channels=(32,) + (64,) * down, latent_channels=4, layers_per_block=1, norm_num_groups=8)
+    opt = torch.optim.AdamW(ae.parameters(), lr=1e-3); rng = np.random.default_rng(seed); t0 = time.time(); loss = None
+    for s in range(steps):
+        x = to_model(torch.from_numpy(views[rng.integers(0, len(views), batch_size)]))        # (B, 3, 64, 64) in [-1, 1]
+        post = ae.encode(x).latent_dist; rec = ae.decode(post.sample()).sample
+        loss = torch.nn.functional.mse_loss(rec, x) + 1e-6 * post.kl().mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+    secs = time.time() - t0; ae.eval(); recs = []
+    with torch.no_grad():
+        for e in episodes:
+            cams = {k: to_frames(ae.decode(ae.encode(to_model(torch.from_numpy(v))).latent_dist.mean).sample).numpy() for k, v in e.cameras.items()}
+            recs.append(dataclasses.replace(e, frames=None, cameras=cams))
+    T = len(episodes[0]); sv = object_survival(episodes, recs, 1, horizons=(T // 2,))
+    ps = float(np.mean([psnr(r.cameras[k], e.cameras[k]) for e, r in zip(episodes, recs) for k in e.cameras]))
+    lat = [4, 64 // 2**down, 64 // 2**down]
+    return json_ready(dict(latent_shape=lat, compression=64 * 64 * 3 / np.prod(lat), train_seconds=secs, steps=steps, loss_last=float(loss.item()),
+                           survival={c: sv['by_camera'][c]['mean'] for c in sv['cameras'] + ['all']}, psnr=ps))
