@@ -794,6 +794,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                 'playworld/eval/horizon.py'),
                                         'playworld.eval.horizon.object_survival': ( 'eval.horizon.html#object_survival',
                                                                                     'playworld/eval/horizon.py'),
+                                        'playworld.eval.horizon.still_block': ( 'eval.horizon.html#still_block',
+                                                                                'playworld/eval/horizon.py'),
                                         'playworld.eval.horizon.survival_strip': ( 'eval.horizon.html#survival_strip',
                                                                                    'playworld/eval/horizon.py'),
                                         'playworld.eval.horizon.wm_horizon_eval': ( 'eval.horizon.html#wm_horizon_eval',

@@ -45,7 +45,7 @@ def test_wm_horizon_stage_smoke(tmp_path, tiny):
     assert cfg['n_anchor'] == 1 and cfg['n_views'] == 2                                      # grown from the tiny model
     assert (run/'figures'/'wm_horizon.png').stat().st_size > 0
     h = section(m, run)
-    assert h.startswith('<h2>') and h.count('<tr>') == 4 and 'base64' in h
+    assert h.startswith('<h2>') and h.count('<tr>') == 5 and 'base64' in h
     print(f'wm_horizon smoke stage: {time.time() - t0:.0f} s')
     # the same study through the CLI into the same folder: every arm and measurement reused
     t1 = time.time()

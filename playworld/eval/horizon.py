@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55_eval.horizon.ipynb #606cc4e7
 from __future__ import annotations
-import time
+import time, dataclasses
 from pathlib import Path
 import numpy as np
 from ..core import Episode, IMAGE_PREFIX, atomic_write, json_ready
@@ -13,7 +13,7 @@ from .judge import colour_masks, imagined_attempts, evaluate_judge, check_judge_
 from .metrics import bootstrap_ci
 
 # %% auto #0
-__all__ = ['block_pixels', 'block_track', 'object_survival', 'wm_horizon_eval', 'survival_strip']
+__all__ = ['block_pixels', 'block_track', 'object_survival', 'still_block', 'wm_horizon_eval', 'survival_strip']
 
 # %% ../../nbs/55_eval.horizon.ipynb #8d79e00c
 def block_pixels(frames:np.ndarray, # (T, H, W, 3) uint8 frames of one camera
@@ -108,6 +108,21 @@ def object_survival(real_eps:list,        # N real attempts (`Episode`s) with ev
     groups = {n: [{k: t[k]} for t in tracks] for n, k in zip(names, keys)} | {'all': tracks}
     by = {g: {str(h): _survival_at(tr, h, seed) for h in (*hs, 'end', 'mean')} for g, tr in groups.items()}
     return json_ready(dict(by_camera=by, cameras=names, horizons=list(hs), n_ctx=n_ctx, min_px=min_px, episodes=len(real_eps), imagined_frames=K))
+
+# %% ../../nbs/55_eval.horizon.ipynb #c1934a44
+def still_block(real_eps:list,        # N real attempts (`Episode`s)
+                n_ctx:int,            # context frames: the block is held where the last of them shows it
+                horizons=(8, 16, 32), # imagined frames after the context
+                min_px:int=10,        # mask pixels from which the block counts as visible
+                seed:int=0,
+               )->dict:               # camera or 'all' -> h | 'end' | 'mean' -> {centroid_err_px, centroid_err_ci, n_err}
+    """The centroid error of a model that never moves the block: each attempt's real block at the last context frame,
+    held there, against the real block at every later frame (`object_survival`'s `centroid_err_px`, imagined frames
+    replaced by that still frame). A world model whose error is no lower than this one has not moved the block at all;
+    it is the copy-last baseline of the block's position."""
+    still = [dataclasses.replace(e, frames=None, cameras={k: np.broadcast_to(v[n_ctx - 1], v.shape).copy() for k, v in e.cameras.items()}) for e in real_eps]
+    s = object_survival(real_eps, still, n_ctx, horizons, min_px, seed)
+    return {c: {h: {k: v[k] for k in ('centroid_err_px', 'centroid_err_ci', 'n_err')} for h, v in hs.items()} for c, hs in s['by_camera'].items()}
 
 # %% ../../nbs/55_eval.horizon.ipynb #9dd1a3dd
 def wm_horizon_eval(wm,                    # `ActionVideoDenoiser` of the attempts' frame size and cameras

@@ -228,7 +228,9 @@ def run(p:Params,        # the settings
     from playworld.assets import repo_path   # results name files relative to the checkout: the same on every machine
     for a in arms.values():
         if 'model' in a: a['model'] = repo_path(a['model'])
-    m = dict(config=dict(dataclasses.asdict(p), init_from=repo_path(init), judge=repo_path(jpath), data=repo_path(data)), arms=arms,
+    from playworld.eval.horizon import still_block   # the copy-last baseline of the block's position
+    still = still_block(eps, json.loads((Path(init)/'config.json').read_text())['n_ctx'], tuple(p.horizons))
+    m = dict(config=dict(dataclasses.asdict(p), init_from=repo_path(init), judge=repo_path(jpath), data=repo_path(data)), arms=arms, still=still,
              episodes=len(eps), success_rate=float(np.mean([e.success for e in eps])))
     (out/'metrics').mkdir(parents=True, exist_ok=True); (out/'figures').mkdir(exist_ok=True)
     write_json(out/'metrics'/f'tabletop.{KEY}.json', m)
@@ -303,13 +305,18 @@ def section(m:dict,   # the content of metrics/tabletop.wm_horizon.json
                     f"<td>{_f(c.get('s_per_step'))}</td><td>{_f(1000 * c['s_per_frame_b1'], 0) if c.get('s_per_frame_b1') else '–'} / {_f(1000 * c['s_per_frame_batched'], 0) if c.get('s_per_frame_batched') else '–'}</td>"
                     + ''.join(f"<td>{ci(_at(r, 'all', h), 'visible_frac', 'visible_frac_ci')}</td>" for h in hs)
                     + f"<td>{ci(_at(r, 'all', 'end'), 'centroid_err_px', 'centroid_err_ci')}</td><td>{_f(j.get('accuracy'))}</td><td>{_f(j.get('tpr'))}</td><td>{_f(j.get('fpr'))}</td></tr>")
+    if 'still' in m:   # the block held where the context last showed it: the copy-last baseline of its position
+        sv = m['still']['all']
+        rows.append(f"<tr><td><i>block held still</i></td><td>copy-last</td><td></td><td></td><td></td>{'<td></td>' * len(hs)}"
+                    f"<td>{ci(sv['end'], 'centroid_err_px', 'centroid_err_ci')}</td><td></td><td></td><td></td></tr>")
     cfg = m['config']
     strips = sorted(Path(out, 'figures').glob('wm_horizon_strip_*.png'))
     return (f"<h2>How long the world model keeps the objects</h2><p>{m['episodes']} held-out two-camera attempts (seed {cfg['eval_seed']}, real "
             f"success {m['success_rate']:.2f}), imagined from their first frames under their real actions. Every arm starts from "
             f"<code>{cfg['init_from']}</code> and trains on the same store for the steps {cfg['budget_s']:.0f} s of training buy at its measured cost "
             f"(the best arm {cfg['best_budget_s']:.0f} s). 'visible' is the fraction of attempts whose task block, visible in the simulator's frame, "
-            f"is still visible in the imagined one (both cameras pooled), with 95 % bootstrap intervals over attempts.</p>"
+            f"is still visible in the imagined one (both cameras pooled), with 95 % bootstrap intervals over attempts. The last row "
+            f"holds the block where the last context frame shows it: a model whose centroid error is no lower has not moved the block.</p>"
             f"<table><tr><th>arm</th><th>levers</th><th>steps</th><th>s / step</th><th>ms / imagined frame (batch 1 / {cfg['probe_batch']})</th>{head}"
             f"<th>centroid error at end, px</th><th>judge acc</th><th>TPR</th><th>FPR</th></tr>{''.join(rows)}</table>"
             + png_html(Path(out, 'figures', 'wm_horizon.png')) + ''.join(png_html(s, strip=True) for s in strips))
