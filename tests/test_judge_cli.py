@@ -37,6 +37,7 @@ def test_evaluate_judge_on_a_store(store, capsys):
     ref = evaluate_judge(load_judge(default_judge()), judge_items(store))
     for k in ('accuracy', 'balanced_accuracy', 'tpr', 'fpr', 'n'): assert r[k] == pytest.approx(ref[k]), k
     assert r['n'] == 10 and sum(v['n'] for v in r['per_family'].values()) == 10
+    assert r['accuracy_ci'] == pytest.approx(ref['accuracy_ci']) and r['accuracy_ci'][0] <= r['accuracy'] <= r['accuracy_ci'][1]   # Wilson 95 %
 
 @pytest.mark.parametrize('args, says', [
     (('collect', '--mode', 'judge', '--task', 'lift', '--episodes', 2, '--out', 'X'), '--task applies to --mode demo only'),

@@ -718,7 +718,7 @@ def _cmd_evaluate_judge(a):
         eps, src = fresh_attempts(a.episodes, a.seed, fams, judge.cfg.size, a.steps, not a.quiet, judge.camera_names), dict(seed=a.seed, steps=a.steps)
     items = judge_items(eps, judge.cfg.arch, not a.quiet and bool(a.data), judge.cfg.keys)
     if not items: raise ValueError(f"no attempts to judge in {a.data or 'the fresh attempts'} (families {fams})")
-    keys = ('accuracy', 'balanced_accuracy', 'per_family', 'tpr', 'fpr', 'n', 'success_rate', 'mode_acc', 'calibration')
+    keys = ('accuracy', 'accuracy_ci', 'balanced_accuracy', 'per_family', 'tpr', 'tpr_ci', 'fpr', 'fpr_ci', 'n', 'success_rate', 'mode_acc', 'calibration')
     r = evaluate_judge(judge, items)
     res = dict({k: r[k] for k in keys}, judge=repo_path(jp), **src)
     if a.imagined:
@@ -733,7 +733,7 @@ def _cmd_evaluate_judge(a):
         write_json(a.out, res)
     if a.json: print(json.dumps(res))
     else:
-        print(f"judge {jp}: accuracy {r['accuracy']:.3f}, balanced {_undef(r['balanced_accuracy'])}, TPR {_undef(r['tpr'])}, "
+        print(f"judge {jp}: accuracy {r['accuracy']:.3f} (95 % interval {r['accuracy_ci'][0]:.3f}-{r['accuracy_ci'][1]:.3f}), balanced {_undef(r['balanced_accuracy'])}, TPR {_undef(r['tpr'])}, "
               f"FPR {_undef(r['fpr'])} on {r['n']} attempts (success rate {r['success_rate']:.2f})")
         for f, v in r['per_family'].items(): print(f"  {f:6s} accuracy {v['accuracy']:.3f} (n {v['n']})")
         if a.imagined: print(f"imagined by {a.model}: accuracy {res['imagined']['accuracy']:.3f}, balanced {_undef(res['imagined']['balanced_accuracy'])}")

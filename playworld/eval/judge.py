@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json, settings_diff,
                     OBS_IMAGE, IMAGE_PREFIX, camera_key, camera_names, tile_views, split_views)
 from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames)
-from ..envs.policies import GRADED, GradedPolicy
+from ..envs.policies import GRADED, GradedPolicy, wilson
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
 from ..data.events import MODES, Event, parse_event, format_event, stamp_event, interaction_mode
 
@@ -543,12 +543,14 @@ def _batch(eps, idx, fs, K, blur_p, rng, arch='cnn'):
         x[:, 1:] = _gauss_blur(x[:, 1:].reshape(-1, C, H, W), sig.repeat_interleave(K_ - 1)).reshape(B, K_ - 1, C, H, W)
     return _stack(x)
 
-def _rates(y:np.ndarray, p:np.ndarray)->dict: # y, p (N,) bool: truth and verdict
+def _rates(y:np.ndarray, p:np.ndarray)->dict: # y, p (N,) bool: truth and verdict; each rate with its Wilson 95 % interval (`*_ci`)
     tpr = float((p & y).sum() / y.sum()) if y.any() else None; fpr = float((p & ~y).sum() / (~y).sum()) if (~y).any() else None
+    ci = lambda k, n: list(wilson(int(k), int(n))) if n else None           # [low, high], None where the rate is undefined
     bal = None if tpr is None or fpr is None else (tpr + 1 - fpr) / 2
     why = {**({'tpr_reason': 'no successes in the labels'} if tpr is None else {}), **({'fpr_reason': 'no failures in the labels'} if fpr is None else {})}
     if bal is None: why['balanced_accuracy_reason'] = f"the labels hold one class only ({'failures' if tpr is None else 'successes'})"
-    return dict(n=int(len(y)), accuracy=float((p == y).mean()), balanced_accuracy=bal, tpr=tpr, fpr=fpr, success_rate=float(y.mean()), **why)
+    return dict(n=int(len(y)), accuracy=float((p == y).mean()), accuracy_ci=ci((p == y).sum(), len(y)), balanced_accuracy=bal,
+                tpr=tpr, tpr_ci=ci((p & y).sum(), y.sum()), fpr=fpr, fpr_ci=ci((p & ~y).sum(), (~y).sum()), success_rate=float(y.mean()), **why)
 
 def calibration(y:np.ndarray,   # (N,) bool: what really happened
                 p:np.ndarray,   # (N,) float: the predicted success probability
@@ -590,8 +592,8 @@ def judge_probs(judge:Judge, episodes:list # whole attempts: `Episode`s or `Judg
 def evaluate_judge(judge:Judge, episodes:list # whole attempts with simulator labels (`Episode`s or `JudgeItem`s)
                   )->dict:
     """Accuracy of a judge on whole attempts against the simulator's labels (success = done in the last frame, `done_at`):
-    `accuracy`, `balanced_accuracy` (mean of TPR and TNR), `tpr`, `fpr`, `n`, `success_rate` (the base rate), the same per
-    task family under `per_family`, `mode_acc`, per-mode precision/recall and the `calibration` curve; `success_acc` and `success_balanced_acc`
+    `accuracy`, `balanced_accuracy` (mean of TPR and TNR), `tpr`, `fpr`, `n`, `success_rate` (the base rate), the Wilson 95 %
+    intervals `accuracy_ci`, `tpr_ci` and `fpr_ci`, the same per task family under `per_family`, `mode_acc`, per-mode precision/recall and the `calibration` curve; `success_acc` and `success_balanced_acc`
     repeat the first two under their older names."""
     from playworld.eval.metrics import mode_precision_recall
     true = [_labels(e, len(e) - 1) for e in episodes]
@@ -808,7 +810,7 @@ def judge_curve(items:list,            # training attempts (`judge_items`), in c
     for n in sorted(sizes):
         judge, rep = train_judge(items[:n], copy.deepcopy(cfg), val=val, progress=progress, **asdict(tcfg))
         curve.append(dict(n_train=n, seconds=rep['seconds'], train_success_acc=rep['train_success_acc'],
-                          **{k: rep[k] for k in ('accuracy', 'balanced_accuracy', 'tpr', 'fpr', 'mode_acc')},
+                          **{k: rep[k] for k in ('accuracy', 'accuracy_ci', 'balanced_accuracy', 'tpr', 'fpr', 'mode_acc')},
                           per_family={f: v['accuracy'] for f, v in rep['per_family'].items()}))
     return judge, rep, curve
 
