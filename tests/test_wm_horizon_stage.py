@@ -64,7 +64,9 @@ def test_wm_horizon_stage_smoke(tmp_path, tiny):
                                          (['-y', 'horizons: [8, 80]'], 'horizons=[8, 80]'),
                                          (['-p', 'budget_s', '0'], 'budget_s=0'),
                                          (['-p', 'init_from', '/no/such/model'], "init_from='/no/such/model'"),
-                                         (['-y', 'best: [anchor, chunk4, wings]'], "best=['anchor', 'chunk4', 'wings']")])
+                                         (['-y', 'best: [anchor, chunk4, wings]'], "best=['anchor', 'chunk4', 'wings']"),
+                                         (['-p', 'long_budget_s', '-5'], 'long_budget_s=-5'),
+                                         (['-p', 'long_budget_s', '600'], 'long_budget_s=600')])   # a long run of no combination (best empty)
 def test_wm_horizon_bad_parameters(args, expect):
     "A bad parameter, through the stage's first call (`from_mapping(Params, ..., 'papermill')`) in-process."
     from playworld.studies.wm_horizon import Params

@@ -26,6 +26,7 @@ LEVERS = dict(                  # arm -> the training-config keys it changes (`p
     chunk4=dict(frames_per_call=4),
     tile=dict(view_layout='tile'),
     self_forcing=dict(self_forcing=0.5),
+    self_forcing_long=dict(self_forcing=0.5, self_forcing_chunks=4),
     noised_ctx=dict(ctx_noise_max=0.5),
     motion=dict(motion_weight=4.0),
 )
@@ -53,6 +54,7 @@ class Params(Presets):
     best:list = dataclasses.field(default_factory=list)  # levers combined into the `best` arm ([]: no such arm)
     budget_s:float = 300.0    # training compute of every lever arm, s: the steps it buys at the arm's measured cost per step (`arm_cost`) (> 0)
     best_budget_s:float = 1200.0 # training compute of the `best` arm, s (> 0)
+    long_budget_s:float = 0.0 # training compute of the same combination trained as long as the run affords, arm `best_long`, s (0: no such arm)
     max_train_steps:int = 100000 # cap on optimizer steps per arm (the budget normally stops first), steps (>= 1)
     n_probe:int = 24          # training attempts the cost probe fine-tunes on, attempts (>= 1)
     probe_batch:int = 32      # the larger batch at which the cost probe times imagined frames (the other is 1), rollouts (>= 1)
@@ -80,6 +82,8 @@ class Params(Presets):
             v = getattr(self, k)
             if not isinstance(v, list) or any(a not in LEVERS for a in v): raise ValueError(f"parameter {k}={v!r}: expected a list of levers from {list(LEVERS)}")
         arm_config(self.best)
+        if not self.long_budget_s >= 0: raise ValueError(f"parameter long_budget_s={self.long_budget_s!r}: expected a number >= 0 (0: no long arm)")
+        if self.long_budget_s and not self.best: raise ValueError(f"parameter long_budget_s={self.long_budget_s!r} trains the `best` combination for longer, but best is empty: name its levers")
         if not self.arms and not self.best: raise ValueError("parameters arms and best are both empty: nothing to train")
         if not isinstance(self.horizons, list) or not self.horizons or any(not isinstance(h, int) or isinstance(h, bool) or not 1 <= h < self.steps for h in self.horizons):
             raise ValueError(f"parameter horizons={self.horizons!r}: expected a list of integers in 1 … steps - 1 = {self.steps - 1}")
@@ -193,7 +197,9 @@ def arm_costs(plan:list, data, root:Path, init, p:Params)->dict: # arm -> `arm_c
     f = root/'costs.json'; old = json.loads(f.read_text()) if f.exists() else {}
     probe = None
     for name, changes, _ in plan:
-        if name in old and old[name].get('levers') == json_ready(changes) and old[name].get('batch_size') == p.batch_size and old[name].get('probe_batch') == p.probe_batch: continue
+        same = lambda v: v.get('levers') == json_ready(changes) and v.get('batch_size') == p.batch_size and v.get('probe_batch') == p.probe_batch
+        if name in old and same(old[name]): continue
+        if (twin := next((v for v in old.values() if same(v)), None)) is not None: old[name] = dict(twin); write_json(f, old); continue   # the same levers cost the same
         probe = probe or probe_store(data, root, p.n_probe)
         old[name] = dict(arm_cost(changes, probe, root/'probe'/name, init, p), levers=changes, batch_size=p.batch_size)
         shutil.rmtree(root/'probe'/name, ignore_errors=True); write_json(f, old)
@@ -210,7 +216,8 @@ def run(p:Params,        # the settings
     eps = fresh_attempts(p.n_eval, p.eval_seed, size=64, steps=p.steps, cameras=('top', 'front'), progress=progress)
     judge, erec = load_judge(jpath), _eval_record(p, init, jpath)
     arms, imagined = {}, {}
-    plan = [('start', {}, 0.0)] + [(a, LEVERS[a], p.budget_s) for a in p.arms] + ([('best', arm_config(p.best), p.best_budget_s)] if p.best else [])
+    plan = [('start', {}, 0.0)] + [(a, LEVERS[a], p.budget_s) for a in p.arms] + ([('best', arm_config(p.best), p.best_budget_s)] if p.best else []) \
+           + ([('best_long', arm_config(p.best), p.long_budget_s)] if p.best and p.long_budget_s else [])
     costs = arm_costs(plan, data, root, init, p)   # every arm's cost first, one after the other: the budgets' exchange rate
     for name, changes, budget in plan:
         t0 = time.time(); c = costs[name]
@@ -218,7 +225,7 @@ def run(p:Params,        # the settings
         else:
             steps = max(1, min(p.max_train_steps, int(budget / c['s_per_step'])))
             tr = train_arm(name, changes, data, root/'arms', init, steps, p, progress); mdir = tr['model']
-        tr.update(budget_s=budget, cost=c, **(dict(combines=list(p.best)) if name == 'best' else {}))
+        tr.update(budget_s=budget, cost=c, **(dict(combines=list(p.best)) if name.startswith('best') else {}))
         hj = root/'arms'/name/'horizon.json'
         if hj.exists() and (old := json.loads(hj.read_text())).get('record') == json_ready(dict(erec, model=str(mdir))): r = old['result']
         else:
@@ -314,7 +321,8 @@ def section(m:dict,   # the content of metrics/tabletop.wm_horizon.json
     return (f"<h2>How long the world model keeps the objects</h2><p>{m['episodes']} held-out two-camera attempts (seed {cfg['eval_seed']}, real "
             f"success {m['success_rate']:.2f}), imagined from their first frames under their real actions. Every arm starts from "
             f"<code>{cfg['init_from']}</code> and trains on the same store for the steps {cfg['budget_s']:.0f} s of training buy at its measured cost "
-            f"(the best arm {cfg['best_budget_s']:.0f} s). 'visible' is the fraction of attempts whose task block, visible in the simulator's frame, "
+            f"(the best arm {cfg['best_budget_s']:.0f} s" + (f", the same levers trained as long as the run affords, best_long, {cfg['long_budget_s']:.0f} s" if cfg.get('long_budget_s') else '') + "). "
+            f"'visible' is the fraction of attempts whose task block, visible in the simulator's frame, "
             f"is still visible in the imagined one (both cameras pooled), with 95 % bootstrap intervals over attempts. The last row "
             f"holds the block where the last context frame shows it: a model whose centroid error is no lower has not moved the block.</p>"
             f"<table><tr><th>arm</th><th>levers</th><th>steps</th><th>s / step</th><th>ms / imagined frame (batch 1 / {cfg['probe_batch']})</th>{head}"

@@ -42,6 +42,7 @@ class TrainConfig:
     checkpoint_every:int=200   # steps between resumable checkpoints (out_dir/checkpoint)
     num_workers:int=0          # DataLoader worker processes (0: load in the training process; > 0 pays off on a GPU)
     self_forcing:float=0.0     # fraction of each batch trained from the model's own prediction: its sampled next k frames (1 Euler step) replace the oldest context frames, and the target is the k frames after them
+    self_forcing_chunks:int=1  # most chunks (of k frames) the model rolls out on its own before the chunk it is trained on, drawn uniformly in 1 … this each step: the longer the drift it sees, the longer the drift it learns to correct
     motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
@@ -53,6 +54,7 @@ class TrainConfig:
         if self.warmup_steps < 0: raise ValueError(f"warmup_steps must be >= 0, got {self.warmup_steps}")
         if self.max_seconds is not None and self.max_seconds < 0: raise ValueError(f"max_seconds must be >= 0 or None, got {self.max_seconds}")
         if not 0 <= self.self_forcing <= 1: raise ValueError(f"self_forcing must be a fraction in [0, 1], got {self.self_forcing}")
+        if self.self_forcing_chunks < 1: raise ValueError(f"self_forcing_chunks must be >= 1, got {self.self_forcing_chunks}")
         if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
@@ -130,21 +132,29 @@ def _reset_accelerate_precision(mp:str):
 
 @torch.no_grad()
 def self_forced(model:ActionVideoDenoiser,
-                batch:dict,     # a window batch with horizon 2k: context (B, n_ctx, 3, H, W), actions (B, n_ctx + 2k − 1, A), target (B, 2k, 3, H, W), [anchor]
+                batch:dict,     # a window batch with horizon (chunks + 1)·k: context (B, n_ctx, 3, H, W), actions (B, n_ctx + (chunks + 1)·k − 1, A), target (B, (chunks + 1)·k, 3, H, W), [anchor]
                 frac:float,     # fraction of rows whose context ends in the model's own frames
+                chunks:int=1,   # most chunks the model rolls out on its own; each call draws r uniformly in 1 … chunks
                )->tuple:        # (context (B, n_ctx, 3, H, W), actions (B, n_ctx + k − 1, A), target (B, k, 3, H, W))
-    """Training inputs where a fraction of rows see the model's own prediction: the model samples the next k frames
-    (1 Euler step, no gradient), they join the context, and the target is the k real frames after them. The model thus
-    learns to correct its own errors instead of only ever seeing real context (the exposure-bias remedy of self-forcing,
-    Huang et al. 2025, and DIAMOND/GameNGen's noised context, here with the model's real mistakes)."""
+    """Training inputs where a fraction of rows see the model's own predictions: the model samples r chunks of k frames
+    (1 Euler step each, no gradient) under the window's real actions, they become the context, and the target is the k
+    real frames after them. The model thus learns to correct its own errors, drift of up to r·k frames, instead of only
+    ever seeing real context (the exposure-bias remedy of self-forcing, Huang et al. 2025, and DIAMOND/GameNGen's noised
+    context, here with the model's real mistakes). ValueError when the windows are too short for `chunks`."""
     cfg = model.config; n, k, nA = cfg.n_ctx, _k(cfg), n_actions(cfg)
     ctx, acts, tgt, anc = batch['context'], batch['actions'], batch['target'], batch.get('anchor')
-    if tgt.shape[1] < 2 * k: raise ValueError(f"self_forcing needs windows of horizon 2k = {2 * k}, got {tgt.shape[1]}")
+    if chunks < 1: raise ValueError(f"chunks={chunks}: expected at least 1")
+    if tgt.shape[1] < (chunks + 1) * k:
+        raise ValueError(f"self_forcing with {chunks} chunks needs windows of horizon (chunks + 1)·k = {(chunks + 1) * k}, got {tgt.shape[1]}")
+    r = 1 if chunks == 1 else int(torch.randint(1, chunks + 1, ()))   # the global RNG: seeded, and saved in checkpoints
     c, a, t = ctx.clone(), acts[:, :nA].clone(), tgt[:, :k].clone()
     m = torch.rand(len(ctx)) < frac
     if m.any():
-        pred = sample_frames(model, ctx[m], acts[m, :nA], 1, anchor=None if anc is None else anc[m])   # (b, k, 3, H, W)
-        c[m] = torch.cat([ctx[m], pred.to(ctx.dtype)], 1)[:, -n:]; a[m] = acts[m, k:k + nA]; t[m] = tgt[m, k:2 * k]
+        cm, am = ctx[m], None if anc is None else anc[m]
+        for j in range(r):
+            pred = sample_frames(model, cm, acts[m, j * k:j * k + nA], 1, anchor=am)   # (b, k, 3, H, W)
+            cm = torch.cat([cm, pred.to(ctx.dtype)], 1)[:, -n:]
+        c[m] = cm; a[m] = acts[m, r * k:r * k + nA]; t[m] = tgt[m, r * k:(r + 1) * k]
     return c, a, t
 
 def train_world_model(model:ActionVideoDenoiser,
@@ -184,7 +194,7 @@ def train_world_model(model:ActionVideoDenoiser,
     model.train(); step = start - 1
     for step in bar:
         b = first if step == start else next(it)
-        ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
+        ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing, cfg.self_forcing_chunks) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
         with acc.autocast():
             loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight)
         if not torch.isfinite(loss): raise FloatingPointError(f"loss became {loss.item()} at step {step}; lower lr (now {cfg.lr})")
@@ -301,8 +311,8 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     keys = eps[0].camera_keys if cams else None   # the cameras asked for, saved with the model; several: one canvas per frame
     tr, va = split_episodes(list(range(len(eps))), rc.val_frac, tcfg.seed)
     dflt = {k: d for k, (_, d) in model_keys().items()}
-    k = mk.get('frames_per_call', dflt['frames_per_call'])   # windows of k target frames (2k with self-forcing: k predicted, k trained on)
-    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=k * (2 if tcfg.self_forcing else 1), cameras=keys,
+    k = mk.get('frames_per_call', dflt['frames_per_call'])   # windows of k target frames ((chunks + 1)·k with self-forcing: up to chunks·k predicted, k trained on)
+    ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=k * (1 + tcfg.self_forcing_chunks if tcfg.self_forcing else 1), cameras=keys,
                        augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter, anchor=mk.get('n_anchor', dflt['n_anchor']) > 0)
     H, W = ds.frames.shape[-2:]
     a = ds.actions.numpy().astype(np.float64)
