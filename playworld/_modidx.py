@@ -438,6 +438,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                           'playworld/data/windows.py'),
                                         'playworld.data.windows.WindowDataset._augment': ( 'data.windows.html#windowdataset._augment',
                                                                                            'playworld/data/windows.py'),
+                                        'playworld.data.windows.held_frames': ( 'data.windows.html#held_frames',
+                                                                                'playworld/data/windows.py'),
                                         'playworld.data.windows.split_episodes': ( 'data.windows.html#split_episodes',
                                                                                    'playworld/data/windows.py')},
             'playworld.envs.cloth': { 'playworld.envs.cloth.ClothTabletopEnv': ( 'envs.cloth.html#clothtabletopenv',

@@ -10,9 +10,26 @@ import torch
 from torch.utils.data import Dataset
 import dataclasses
 from ..core import Episode, tile_views, split_views
+from .events import parse_event
 
 # %% auto #0
-__all__ = ['WindowDataset', 'split_episodes']
+__all__ = ['HOLD_STARTS', 'HOLD_ENDS', 'held_frames', 'WindowDataset', 'split_episodes']
+
+# %% ../../nbs/22_data.windows.ipynb #2ff2db20
+HOLD_STARTS, HOLD_ENDS = ('grasp',), ('release', 'drop', 'slip')   # event names that start and end a block being held
+
+def held_frames(ep:Episode # an episode with stamped events ('t:name:block', `data.events`)
+               )->np.ndarray: # (T,) bool: frame t shows a block in the gripper
+    """The frames in which the episode's events say a block is held: from the frame after a `grasp` at step t (action t
+    led to frame t + 1) through the frame after the step of the next `release`, `drop` or `slip` excluded, or to the end.
+    Unstamped events (no step) say nothing about when, and are left out; an episode without events holds nothing."""
+    out = np.zeros(len(ep), bool); start = None
+    for e in sorted((parse_event(s) for s in ep.events), key=lambda e: -1 if e.t is None else e.t):
+        if e.t is None: continue
+        if e.name in HOLD_STARTS and start is None: start = e.t + 1
+        elif e.name in HOLD_ENDS and start is not None: out[start:e.t + 1] = True; start = None
+    if start is not None: out[start:] = True
+    return out
 
 # %% ../../nbs/22_data.windows.ipynb #afed9da6
 class WindowDataset(Dataset):
@@ -55,6 +72,8 @@ class WindowDataset(Dataset):
                                        for i, e in zip(self.episode_ids, kept)])     # (M, 2): (episode, start)
         self._start = np.concatenate([off[k] + np.arange(len(e) - L + 1) for k, e in enumerate(kept)])  # (M,) global row
         self._ep0 = np.concatenate([np.full(len(e) - L + 1, off[k]) for k, e in enumerate(kept)])    # (M,) global row of the episode's first frame
+        self.held = np.concatenate([held_frames(e)[np.arange(len(e) - L + 1)[:, None] + np.arange(self.n_ctx, L)].any(1)
+                                    for e in kept])   # (M,) bool: a target frame of the window shows a block in the gripper (`held_frames`)
 
     def __len__(self): return len(self._start)
 

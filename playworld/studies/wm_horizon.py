@@ -29,6 +29,7 @@ LEVERS = dict(                  # arm -> the training-config keys it changes (`p
     self_forcing_long=dict(self_forcing=0.5, self_forcing_chunks=4),
     noised_ctx=dict(ctx_noise_max=0.5),
     motion=dict(motion_weight=4.0),
+    held=dict(held_weight=3.0),
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']

@@ -43,6 +43,7 @@ class TrainConfig:
     num_workers:int=0          # DataLoader worker processes (0: load in the training process; > 0 pays off on a GPU)
     self_forcing:float=0.0     # fraction of each batch trained from the model's own prediction: its sampled next k frames (1 Euler step) replace the oldest context frames, and the target is the k frames after them
     self_forcing_chunks:int=1  # most chunks (of k frames) the model rolls out on its own before the chunk it is trained on, drawn uniformly in 1 … this each step: the longer the drift it sees, the longer the drift it learns to correct
+    held_weight:float=1.0      # sampling weight of a window whose target frames show a block in the gripper (`WindowDataset.held`: stamped grasp ... release events) against 1 for the others; 1: every window equally likely
     motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
@@ -55,6 +56,7 @@ class TrainConfig:
         if self.max_seconds is not None and self.max_seconds < 0: raise ValueError(f"max_seconds must be >= 0 or None, got {self.max_seconds}")
         if not 0 <= self.self_forcing <= 1: raise ValueError(f"self_forcing must be a fraction in [0, 1], got {self.self_forcing}")
         if self.self_forcing_chunks < 1: raise ValueError(f"self_forcing_chunks must be >= 1, got {self.self_forcing_chunks}")
+        if not self.held_weight > 0: raise ValueError(f"held_weight must be > 0, got {self.held_weight}")
         if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
@@ -73,12 +75,20 @@ def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_
 
 # %% ../../nbs/41_wm.train.ipynb #7fe5230a
 class StepBatchSampler(torch.utils.data.Sampler):
-    "Batches of indices for steps `start`, `start+1`, ..., each a deterministic function of (seed, step)."
-    def __init__(self, n:int, batch_size:int, seed:int=0, start:int=0):
+    """Batches of indices for steps `start`, `start+1`, ..., each a deterministic function of (seed, step): epochs of a
+    shuffled permutation, or, with `weights`, `batch_size` distinct indices drawn with probability proportional to them."""
+    def __init__(self, n:int, batch_size:int, seed:int=0, start:int=0,
+                 weights=None): # (n,) sampling weights > 0 (None: uniform, in epochs)
         if n < 1: raise ValueError(f"need at least one sample, got n={n}")
         self.n, self.B, self.seed, self.start = n, min(batch_size, n), seed, start
         self.per_epoch = self.n // self.B
+        self.p = None
+        if weights is not None:
+            w = np.asarray(weights, np.float64)
+            if w.shape != (n,) or not (w > 0).all() or not np.isfinite(w).all(): raise ValueError(f"weights must be {n} finite numbers > 0, got shape {w.shape}")
+            self.p = w / w.sum()
     def batch(self, step:int)->list: # the indices of step `step`
+        if self.p is not None: return np.random.default_rng([self.seed, step]).choice(self.n, self.B, replace=False, p=self.p).tolist()
         e, k = divmod(step, self.per_epoch)
         perm = np.random.default_rng([self.seed, e]).permutation(self.n)
         return perm[k*self.B:(k+1)*self.B].tolist()
@@ -181,7 +191,12 @@ def train_world_model(model:ActionVideoDenoiser,
         start, hist, rng = load_checkpoint(ckpt, raw, ema, opt, lr_sched)
         print(f"resumed from {ckpt} at step {start}")
     # the batch order comes from the sampler alone and windows are deterministic, so workers keep exact resume
-    dl = DataLoader(train_ds, batch_sampler=StepBatchSampler(len(train_ds), cfg.batch_size, cfg.seed, start),
+    weights = None
+    if cfg.held_weight != 1:   # windows of a carried block are rare in play: draw them more often
+        held = getattr(train_ds, 'held', None)
+        if held is None or not np.any(held): raise ValueError(f"held_weight={cfg.held_weight} but no training window shows a held block: the data has no stamped grasp events (`WindowDataset.held`)")
+        weights = np.where(held, cfg.held_weight, 1.0)
+    dl = DataLoader(train_ds, batch_sampler=StepBatchSampler(len(train_ds), cfg.batch_size, cfg.seed, start, weights),
                     num_workers=cfg.num_workers, persistent_workers=cfg.num_workers > 0, pin_memory=acc.device.type == 'cuda')
     model, opt, dl, lr_sched = acc.prepare(model, opt, dl, lr_sched)
     sched, n, k, nA = make_scheduler(raw.config), raw.config.n_ctx, _k(raw.config), n_actions(raw.config)
