@@ -5,9 +5,11 @@
 # %% ../../nbs/20a_data.events.ipynb #89475fd0
 from __future__ import annotations
 from dataclasses import dataclass
+import numpy as np
 
 # %% auto #0
-__all__ = ['MODES', 'Event', 'format_event', 'parse_event', 'stamp_event', 'event_names', 'interaction_mode']
+__all__ = ['MODES', 'HOLD_STARTS', 'HOLD_ENDS', 'Event', 'format_event', 'parse_event', 'stamp_event', 'event_names',
+           'interaction_mode', 'held_frames']
 
 # %% ../../nbs/20a_data.events.ipynb #a4e582bf
 @dataclass(frozen=True)
@@ -75,3 +77,18 @@ def interaction_mode(events:list,             # the episode's events, any form (
         if target is not None and e.block == target and (e.name in ('displace', 'knock') or (e.name == 'topple' and moves_target)): continue
         names.add(e.name)
     return next((m for m, ns in _FAIL if names & ns), 'other')
+
+# %% ../../nbs/20a_data.events.ipynb #78b80e6e
+HOLD_STARTS, HOLD_ENDS = ('grasp',), ('release', 'drop', 'slip')   # event names that start and end a block being held
+
+def held_frames(ep # an `Episode` with stamped events ('t:name:block', `data.events`)
+               )->np.ndarray: # (T,) bool: frame t shows a block in the gripper
+    """The frames in which the episode's events say a block is held: from the frame after a `grasp` at step t (action t
+    led to frame t + 1) through the frame after the step of the next `release`, `drop` or `slip` excluded, or to the end.
+    Unstamped events (no step) say nothing about when, and are left out; an episode without events holds nothing."""
+    out = np.zeros(len(ep), bool); start = None
+    for e in sorted((e for e in map(parse_event, ep.events) if e.t is not None), key=lambda e: e.t):
+        if e.name in HOLD_STARTS and start is None: start = e.t + 1
+        elif e.name in HOLD_ENDS and start is not None: out[start:e.t + 1] = True; start = None
+    if start is not None: out[start:] = True
+    return out

@@ -10,26 +10,10 @@ import torch
 from torch.utils.data import Dataset
 import dataclasses
 from ..core import Episode, tile_views, split_views
-from .events import parse_event
+from .events import held_frames
 
 # %% auto #0
-__all__ = ['HOLD_STARTS', 'HOLD_ENDS', 'held_frames', 'WindowDataset', 'split_episodes']
-
-# %% ../../nbs/22_data.windows.ipynb #2ff2db20
-HOLD_STARTS, HOLD_ENDS = ('grasp',), ('release', 'drop', 'slip')   # event names that start and end a block being held
-
-def held_frames(ep:Episode # an episode with stamped events ('t:name:block', `data.events`)
-               )->np.ndarray: # (T,) bool: frame t shows a block in the gripper
-    """The frames in which the episode's events say a block is held: from the frame after a `grasp` at step t (action t
-    led to frame t + 1) through the frame after the step of the next `release`, `drop` or `slip` excluded, or to the end.
-    Unstamped events (no step) say nothing about when, and are left out; an episode without events holds nothing."""
-    out = np.zeros(len(ep), bool); start = None
-    for e in sorted((parse_event(s) for s in ep.events), key=lambda e: -1 if e.t is None else e.t):
-        if e.t is None: continue
-        if e.name in HOLD_STARTS and start is None: start = e.t + 1
-        elif e.name in HOLD_ENDS and start is not None: out[start:e.t + 1] = True; start = None
-    if start is not None: out[start:] = True
-    return out
+__all__ = ['WindowDataset', 'split_episodes']
 
 # %% ../../nbs/22_data.windows.ipynb #afed9da6
 class WindowDataset(Dataset):

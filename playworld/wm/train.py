@@ -192,7 +192,7 @@ def train_world_model(model:ActionVideoDenoiser,
         print(f"resumed from {ckpt} at step {start}")
     # the batch order comes from the sampler alone and windows are deterministic, so workers keep exact resume
     weights = None
-    if cfg.held_weight != 1:   # windows of a carried block are rare in play: draw them more often
+    if cfg.held_weight != 1:   # draw the windows of a carried block more (or less) often than the rest
         held = getattr(train_ds, 'held', None)
         if held is None or not np.any(held): raise ValueError(f"held_weight={cfg.held_weight} but no training window shows a held block: the data has no stamped grasp events (`WindowDataset.held`)")
         weights = np.where(held, cfg.held_weight, 1.0)
