@@ -45,6 +45,7 @@ class TrainConfig:
     self_forcing_chunks:int=1  # most chunks (of k frames) the model rolls out on its own before the chunk it is trained on, drawn uniformly in 1 … this each step: the longer the drift it sees, the longer the drift it learns to correct
     held_weight:float=1.0      # sampling weight of a window whose target frames show a block in the gripper (`WindowDataset.held`: stamped grasp ... release events) against 1 for the others; 1: every window equally likely
     motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
+    object_weight:float=0.0    # extra loss weight on the blocks' pixels in the target or the last context frame (`edm_loss`, `block_mask`)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
         if self.num_workers < 0: raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
@@ -58,6 +59,7 @@ class TrainConfig:
         if self.self_forcing_chunks < 1: raise ValueError(f"self_forcing_chunks must be >= 1, got {self.self_forcing_chunks}")
         if not self.held_weight > 0: raise ValueError(f"held_weight must be > 0, got {self.held_weight}")
         if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
+        if not self.object_weight >= 0: raise ValueError(f"object_weight must be >= 0, got {self.object_weight}")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
 def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_ctx, 3, H, W) and 'target' (h, 3, H, W)
@@ -211,7 +213,7 @@ def train_world_model(model:ActionVideoDenoiser,
         b = first if step == start else next(it)
         ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing, cfg.self_forcing_chunks) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
         with acc.autocast():
-            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight)
+            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight, cfg.object_weight)
         if not torch.isfinite(loss): raise FloatingPointError(f"loss became {loss.item()} at step {step}; lower lr (now {cfg.lr})")
         acc.backward(loss)
         acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
