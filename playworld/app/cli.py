@@ -834,12 +834,17 @@ def _cell(v:dict)->str: # one survival entry as 'err (visible)', '-' where undef
 def _print_wm_horizon(m:str, r:dict):
     "The readable table of one model's `wm_horizon_eval` result."
     s, sec = r['survival'], r['seconds_per_frame']
-    print(f"model {m}: {r['episodes']} attempts (real success rate {r['success_rate']:.2f}), {s['imagined_frames']} imagined frames each; "
+    what = (f"{r['episodes']} attempts (real success rate {r['success_rate']:.2f})" if r.get('start_from', 'start') == 'start'
+            else f"{r['episodes']} windows cut at the first hold (--from {r['start_from']})")   # a window's success label is not the attempt's
+    print(f"model {m}: {what}, {s['imagined_frames']} imagined frames each; "
           f"{sec['batch']:.4f} s per imagined frame at batch {sec['batch_size']}, {sec['batch1']:.4f} s at batch 1 ({sec['device']})")
     cols = list(s['by_camera']['all'])
     print("  task block: centroid error px (visible fraction) at horizon h (frames after the context)")
     print('  ' + f"{'camera':8s}" + ''.join(f"{('h=' + c) if c.isdigit() else c:>15s}" for c in cols))
     for cam, row in s['by_camera'].items(): print('  ' + f"{cam:8s}" + ''.join(f"{_cell(row[c]):>15s}" for c in cols))
+    print("  task block carried: fraction of the real displacement the imagined block made (1 = carried along, 0 = left behind)")
+    for cam, row in s['by_camera'].items():
+        print('  ' + f"{cam:8s}" + ''.join(f"{'-' if (c := row[k].get('carried_frac')) is None else f'{c:.2f}':>15s}" for k in cols))
     for who in ('real', 'imagined'):
         if (j := r[f'judge_{who}']) is not None:
             print(f"  judge on {who:8s} attempts: accuracy {j['accuracy']:.3f}, balanced {_undef(j['balanced_accuracy'])}, TPR {_undef(j['tpr'])}, FPR {_undef(j['fpr'])} (n {j['n']})")
@@ -849,11 +854,12 @@ def _cmd_evaluate_wm_horizon(a):
     from playworld.core import write_json, json_ready
     from playworld.assets import default_judge, given_or_shipped, repo_path
     from playworld.eval.judge import load_judge, fresh_attempts, check_judge_cameras
-    from playworld.eval.horizon import wm_horizon_eval, _horizons
+    from playworld.eval.horizon import wm_horizon_eval, _horizons, held_windows
     from playworld.wm.model import load_world_model, wm_cameras
     if a.episodes < 1: raise ValueError(f"--episodes {a.episodes}: expected at least 1 attempt")
     if a.steps < 1: raise ValueError(f"--steps {a.steps}: expected at least 1 step per attempt")
     if a.batch_size < 1: raise ValueError(f"--batch-size {a.batch_size}: expected at least 1 rollout")
+    if a.frames < 1: raise ValueError(f"--frames {a.frames}: expected at least 1 imagined frame")
     models = {}
     for m in a.model:
         if not Path(m).is_dir(): raise FileNotFoundError(f"--model {m}: no such folder (expected a world model written by save_pretrained)")
@@ -863,13 +869,22 @@ def _cmd_evaluate_wm_horizon(a):
         if wm_cameras(wm) != cams or wm.config.size != size:
             raise ValueError(f"--model {m} predicts cameras {list(wm_cameras(wm))} at {wm.config.size} px, the first model {list(cams)} at {size} px: "
                              "models compared on the same attempts must predict the same cameras")
-        try: _horizons(a.horizons, a.steps + 1 - wm.config.n_ctx, wm.config.n_ctx)
-        except ValueError as e: raise ValueError(f"--horizons {','.join(map(str, a.horizons))} for {m} (--steps {a.steps}): {e}") from None
-    jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge reads cameras {list(cams)}: give --judge DIR")
-    judge = load_judge(jp); check_judge_cameras(judge, models)
+        if a.start_from != 'start' and wm.config.n_ctx != first.config.n_ctx:
+            raise ValueError(f"--from {a.start_from}: --model {m} has n_ctx {wm.config.n_ctx}, the first model {first.config.n_ctx}; windows cut around a grasp are compared only between models of one context length")
+        K, where = (a.steps + 1 - wm.config.n_ctx, f'--steps {a.steps}') if a.start_from == 'start' else (a.frames, f'--frames {a.frames}')
+        try: _horizons(a.horizons, K, wm.config.n_ctx)
+        except ValueError as e: raise ValueError(f"--horizons {','.join(map(str, a.horizons))} for {m} ({where}): {e}") from None
     eps = fresh_attempts(a.episodes, a.seed, None, size, a.steps, not a.quiet, cams)
+    if a.start_from == 'start':
+        jp = given_or_shipped(a.judge, lambda: default_judge(cams), f"no --judge given and no shipped judge reads cameras {list(cams)}: give --judge DIR")
+        judge = load_judge(jp); check_judge_cameras(judge, models)
+    else:   # windows around a grasp are not whole attempts: the judge's success labels do not apply to them
+        jp, judge = None, None
+        eps = held_windows(eps, first.config.n_ctx, a.frames, a.start_from)
+        if not eps: raise ValueError(f"--from {a.start_from}: none of the {a.episodes} attempts (--seed {a.seed}) holds its block for 8 frames with "
+                                     f"{first.config.n_ctx} + {a.frames} frames around the grasp; collect more with --episodes or fewer --frames")
     res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet),
-                   model=repo_path(m), judge=repo_path(jp), seed=a.seed, steps=a.steps) for m, wm in models.items()}
+                   model=repo_path(m), judge=jp and repo_path(jp), seed=a.seed, steps=a.steps, start_from=a.start_from) for m, wm in models.items()}
     if a.out: write_json(a.out, res)
     if a.json: print(json.dumps(json_ready(res)))
     else:
@@ -887,6 +902,10 @@ def add_wm_horizon_parser(sub # the `evaluate` group's `add_subparsers()` object
     p.add_argument('--steps', type=int, default=60, help='steps per attempt (T = steps + 1 frames)')
     p.add_argument('--horizons', type=_ints, default=[8, 16, 32], help='imagined frames after the context, comma-separated (default 8,16,32)')
     p.add_argument('--batch-size', type=int, default=32, help='rollouts imagined at once')
+    p.add_argument('--from', dest='start_from', choices=('start', 'grasp', 'held'), default='start',
+                   help="where imagination starts: 'start' the attempt's first frames (default); 'grasp' the frame the first grasp step starts from, "
+                        "'held' frames that already show the block held (does the model carry a block it holds?), each a window of --frames imagined frames, no judge")
+    p.add_argument('--frames', type=int, default=16, help='imagined frames per window with --from grasp or held (default 16)')
     p.add_argument('--json', action='store_true', help='print {model: {"survival", "judge_real", "judge_imagined", "seconds_per_frame", ...}} as JSON')
     p.add_argument('--out', type=_out_file, help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_evaluate_wm_horizon)

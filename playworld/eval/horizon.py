@@ -13,7 +13,8 @@ from .judge import colour_masks, imagined_attempts, evaluate_judge, check_judge_
 from .metrics import bootstrap_ci
 
 # %% auto #0
-__all__ = ['block_pixels', 'block_track', 'object_survival', 'still_block', 'wm_horizon_eval', 'survival_strip']
+__all__ = ['HOLD_FROM', 'block_pixels', 'block_track', 'object_survival', 'still_block', 'held_windows', 'wm_horizon_eval',
+           'survival_strip']
 
 # %% ../../nbs/55_eval.horizon.ipynb #8d79e00c
 def block_pixels(frames:np.ndarray, # (T, H, W, 3) uint8 frames of one camera
@@ -36,7 +37,10 @@ def block_track(real:np.ndarray,  # (T, H, W, 3) uint8 real frames of one camera
                )->dict:           # arrays over the K = T - start imagined frames, see the docstring
     """The task block in each imagined frame and its real one: `h` (K,) int horizon (1 = the first imagined frame),
     `real_px`, `imag_px` (K,) int mask px, `real_yx`, `imag_yx` (K, 2) float centroids (y, x) px (NaN: empty mask),
-    `real_visible`, `imag_visible` (K,) bool and `err_px` (K,) float centroid distance, px (NaN unless visible in both)."""
+    `real_visible`, `imag_visible` (K,) bool and `err_px` (K,) float centroid distance, px (NaN unless visible in both).
+    How far the model carried the block: with d_real, d_imag the real and imagined centroids' displacement from the real
+    block in the last context frame, `carry_num` = d_imag · d_real and `carry_den` = |d_real|² (K,) px², both 0 unless
+    the block is visible in the three frames and has really moved more than 2 px (`object_survival`'s `carried_frac`)."""
     real, imag = np.asarray(real), np.asarray(imag)
     if real.ndim != 4 or real.shape[-1] != 3 or real.shape != imag.shape:
         raise ValueError(f"real and imagined frames must both be (T, H, W, 3), got {real.shape} and {imag.shape}")
@@ -45,7 +49,12 @@ def block_track(real:np.ndarray,  # (T, H, W, 3) uint8 real frames of one camera
     (rn, ry), (qn, qy) = block_pixels(real[start:], block), block_pixels(imag[start:], block)
     rv, qv = rn >= min_px, qn >= min_px
     err = np.where(rv & qv, np.sqrt(((ry - qy)**2).sum(1)), np.nan)        # (K,) px
-    return dict(h=np.arange(1, len(rn) + 1), real_px=rn, imag_px=qn, real_yx=ry, imag_yx=qy, real_visible=rv, imag_visible=qv, err_px=err)
+    (n0,), (y0,) = block_pixels(real[start - 1:start], block) if start else ((0,), (np.full(2, np.nan),))   # the last context frame
+    dr, dq = ry - y0, qy - y0                                               # (K, 2) displacements from it, px
+    moved = rv & qv & (n0 >= min_px) & ((dr**2).sum(1) > 4)
+    num, den = np.where(moved, (dq * dr).sum(1), 0.0), np.where(moved, (dr**2).sum(1), 0.0)
+    return dict(h=np.arange(1, len(rn) + 1), real_px=rn, imag_px=qn, real_yx=ry, imag_yx=qy, real_visible=rv, imag_visible=qv, err_px=err,
+                carry_num=num, carry_den=den)
 
 # %% ../../nbs/55_eval.horizon.ipynb #a8c7368e
 def _ratio_ci(num:np.ndarray, # (N,) per-attempt sums of the numerator
@@ -75,13 +84,15 @@ def _horizons(horizons, # the horizons asked for: ints, or a comma-separated str
 def _survival_at(tracks:list, # per attempt: {camera: `block_track` dict} of the cameras pooled here
                  at,          # horizon h (int, 1 = the first imagined frame), 'end' (each attempt's last frame) or 'mean' (every imagined frame)
                  seed:int
-                )->dict:      # centroid_err_px, centroid_err_ci, visible_frac, visible_frac_ci, n, n_err
+                )->dict:      # centroid_err_px, centroid_err_ci, visible_frac, visible_frac_ci, carried_frac, carried_frac_ci, n, n_err, n_carry
     "The survival numbers of some cameras at one horizon, from each attempt's sums over those cameras (and frames, for 'mean')."
     pick = (lambda tr: slice(None)) if at == 'mean' else (lambda tr: [len(tr['h']) - 1]) if at == 'end' else (lambda tr: [at - 1])
     err, both, real = (np.array([sum(f(tr)[pick(tr)].sum() for tr in cams.values()) for cams in tracks], float) for f in
                        (lambda tr: np.nan_to_num(tr['err_px']), lambda tr: tr['real_visible'] & tr['imag_visible'], lambda tr: tr['real_visible']))
     e, eci, ne = _ratio_ci(err, both, seed); v, vci, nv = _ratio_ci(both, real, seed)
-    return dict(centroid_err_px=e, centroid_err_ci=eci, visible_frac=v, visible_frac_ci=vci, n=nv, n_err=ne)
+    cn, cd = (np.array([sum(tr[k][pick(tr)].sum() for tr in cams.values()) for cams in tracks], float) for k in ('carry_num', 'carry_den'))
+    c, cci, nc = _ratio_ci(cn, cd, seed)
+    return dict(centroid_err_px=e, centroid_err_ci=eci, visible_frac=v, visible_frac_ci=vci, carried_frac=c, carried_frac_ci=cci, n=nv, n_err=ne, n_carry=nc)
 
 # %% ../../nbs/55_eval.horizon.ipynb #a2c0da02
 def object_survival(real_eps:list,        # N real attempts (`Episode`s) with every camera of the imagined ones
@@ -93,8 +104,10 @@ def object_survival(real_eps:list,        # N real attempts (`Episode`s) with ev
                    )->dict:               # JSON-ready, see the docstring
     """Whether the task's block survives imagination, per camera and pooled ('all'), at each horizon, at 'end' and as the
     'mean' over imagined frames: `centroid_err_px` imagined vs real (the real frames are the simulator's renders, so the
-    real centroid is the simulator's block position in image space), `visible_frac`, their 95 % bootstrap intervals over
-    attempts (`*_ci`) and the attempts counted (`n`, `n_err`)."""
+    real centroid is the simulator's block position in image space), `visible_frac`, `carried_frac` (Σ d_imag · d_real /
+    Σ |d_real|² over the frames where the real block has moved more than 2 px from the last context frame: the slope of
+    the imagined displacement on the real one, 1 = carried with it, 0 = left where it was; `block_track`), their 95 %
+    bootstrap intervals over attempts (`*_ci`) and the attempts counted (`n`, `n_err`, `n_carry`)."""
     if len(real_eps) != len(imag_eps) or not real_eps: raise ValueError(f"need as many imagined as real attempts (at least 1), got {len(imag_eps)} and {len(real_eps)}")
     keys = list(imag_eps[0].cameras)
     for i, (r, q) in enumerate(zip(real_eps, imag_eps)):
@@ -123,6 +136,33 @@ def still_block(real_eps:list,        # N real attempts (`Episode`s)
     still = [dataclasses.replace(e, frames=None, cameras={k: np.broadcast_to(v[n_ctx - 1], v.shape).copy() for k, v in e.cameras.items()}) for e in real_eps]
     s = object_survival(real_eps, still, n_ctx, horizons, min_px, seed)
     return {c: {h: {k: v[k] for k in ('centroid_err_px', 'centroid_err_ci', 'n_err')} for h, v in hs.items()} for c, hs in s['by_camera'].items()}
+
+# %% ../../nbs/55_eval.horizon.ipynb #09ce9727
+HOLD_FROM = ('grasp', 'held')   # where `held_windows` puts the context
+
+def held_windows(episodes:list,      # real attempts (`Episode`s) with stamped events (`data.events`)
+                 n_ctx:int,          # context frames of the model to be measured
+                 frames:int=16,      # imagined frames after the context
+                 at:str='held',      # 'grasp': the context ends at the frame the grasp step starts from (gripper at the block, not yet holding it); 'held': all n_ctx context frames show the block held
+                 min_held:int=8,     # the hold must last at least this many frames (a grasp that slips at once does not count)
+                )->list:             # list[Episode] of n_ctx + frames frames each, at most one per attempt (its first hold)
+    """Windows cut around each attempt's first hold (`held_frames`), to measure whether a world model *carries* a block it
+    is shown grasped, apart from whether it imagines the grasp: imagined from such a window's context under its real
+    actions, a model that keeps the block in the gripper scores `carried_frac` near 1, one that leaves it on the table
+    near 0. Attempts without a stamped hold of `min_held` frames, or whose window would leave the attempt, are skipped.
+    ValueError for an unknown `at` or non-positive sizes."""
+    if at not in HOLD_FROM: raise ValueError(f"at={at!r}: expected one of {HOLD_FROM}")
+    if min(n_ctx, frames, min_held) < 1: raise ValueError(f"n_ctx={n_ctx}, frames={frames}, min_held={min_held}: expected each >= 1")
+    from playworld.data.events import held_frames
+    out = []
+    for e in episodes:
+        h = held_frames(e)
+        if not h.any(): continue
+        s = int(h.argmax())                                                  # the first held frame
+        last = s - 1 if at == 'grasp' else s + n_ctx - 1                     # the last context frame
+        a, b = last - n_ctx + 1, last + 1 + frames
+        if a >= 0 and b <= len(e) and h[s:s + min_held].all() and len(h[s:s + min_held]) == min_held: out.append(e.slice(a, b))
+    return out
 
 # %% ../../nbs/55_eval.horizon.ipynb #9dd1a3dd
 def wm_horizon_eval(wm,                    # `ActionVideoDenoiser` of the attempts' frame size and cameras

@@ -30,6 +30,7 @@ LEVERS = dict(                  # arm -> the training-config keys it changes (`p
     noised_ctx=dict(ctx_noise_max=0.5),
     motion=dict(motion_weight=4.0),
     held=dict(held_weight=3.0),
+    object=dict(object_weight=8.0),
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
@@ -54,7 +55,7 @@ class Params(Presets):
     arms:list = dataclasses.field(default_factory=lambda: ['baseline', 'anchor', 'chunk4', 'tile', 'self_forcing', 'noised_ctx', 'motion']) # levers trained, one arm each (names of `LEVERS`)
     best:list = dataclasses.field(default_factory=list)  # levers combined into the `best` arm ([]: no such arm)
     budget_s:float = 300.0    # training compute of every lever arm, s: the steps it buys at the arm's measured cost per step (`arm_cost`) (> 0)
-    best_budget_s:float = 1200.0 # training compute of the `best` arm, s (> 0)
+    best_budget_s:float = 1200.0 # training compute of the `best` arm, s (> 0; 0 with long_budget_s > 0: only the long arm, e.g. a new combination's long run beside an earlier run)
     long_budget_s:float = 0.0 # training compute of the same combination trained as long as the run affords, arm `best_long`, s (0: no such arm)
     max_train_steps:int = 100000 # cap on optimizer steps per arm (the budget normally stops first), steps (>= 1)
     n_probe:int = 24          # training attempts the cost probe fine-tunes on, attempts (>= 1)
@@ -77,8 +78,10 @@ class Params(Presets):
         for k, lo in [('n_train', 1), ('n_probe', 1), ('probe_batch', 1), ('max_train_steps', 1), ('batch_size', 1), ('n_eval', 2), ('steps', 8)]:
             v = getattr(self, k)
             if not isinstance(v, int) or isinstance(v, bool) or v < lo: raise ValueError(f"parameter {k}={v!r}: expected an integer >= {lo}")
-        for k in ('budget_s', 'best_budget_s', 'lr'):
+        for k in ('budget_s', 'lr'):
             if not getattr(self, k) > 0: raise ValueError(f"parameter {k}={getattr(self, k)!r}: expected a number > 0")
+        if not (self.best_budget_s > 0 or (self.best_budget_s == 0 and self.long_budget_s > 0)):
+            raise ValueError(f"parameter best_budget_s={self.best_budget_s!r}: expected a number > 0 (0 only with long_budget_s > 0: the long arm alone)")
         for k in ('arms', 'best'):
             v = getattr(self, k)
             if not isinstance(v, list) or any(a not in LEVERS for a in v): raise ValueError(f"parameter {k}={v!r}: expected a list of levers from {list(LEVERS)}")
@@ -217,7 +220,7 @@ def run(p:Params,        # the settings
     eps = fresh_attempts(p.n_eval, p.eval_seed, size=64, steps=p.steps, cameras=('top', 'front'), progress=progress)
     judge, erec = load_judge(jpath), _eval_record(p, init, jpath)
     arms, imagined = {}, {}
-    plan = [('start', {}, 0.0)] + [(a, LEVERS[a], p.budget_s) for a in p.arms] + ([('best', arm_config(p.best), p.best_budget_s)] if p.best else []) \
+    plan = [('start', {}, 0.0)] + [(a, LEVERS[a], p.budget_s) for a in p.arms] + ([('best', arm_config(p.best), p.best_budget_s)] if p.best and p.best_budget_s else []) \
            + ([('best_long', arm_config(p.best), p.long_budget_s)] if p.best and p.long_budget_s else [])
     costs = arm_costs(plan, data, root, init, p)   # every arm's cost first, one after the other: the budgets' exchange rate
     for name, changes, budget in plan:
@@ -258,7 +261,7 @@ def arm_line(r:dict,   # one arm of the metrics' `arms`
     "An arm as one line: steps, the block's visibility (both cameras pooled) at each horizon and at the end, the judge on imagined attempts."
     vis = ' '.join(f"h{h} {_f(_at(r, 'all', h)['visible_frac'])}" for h in [*horizons, 'end'])
     j = r.get('judge_imagined') or {}
-    return (f"{r.get('steps', 0):>5} steps; block visible {vis}; centroid error at end {_f(_at(r, 'all', 'end')['centroid_err_px'], 1)} px; "
+    return (f"{r.get('steps', 0):>5} steps; block visible {vis}; centroid error at end {_f(_at(r, 'all', 'end')['centroid_err_px'], 1)} px; carried {_f(_at(r, 'all', 'end').get('carried_frac'))}; "
             f"judge on imagined acc {_f(j.get('accuracy'))} TPR {_f(j.get('tpr'))} FPR {_f(j.get('fpr'))}")
 
 # %% ../../nbs/88_studies.wm_horizon.ipynb #022b570e
@@ -304,7 +307,7 @@ def section(m:dict,   # the content of metrics/tabletop.wm_horizon.json
     "The report's section: the ablation table (costs, block survival with intervals, the judge on imagined attempts) and the figures."
     from playworld.core import png_html
     arms, hs = m['arms'], [*m['config']['horizons'], 'end']
-    ci = lambda d, k, kc: f"{_f(d[k])} <small>[{_f((d[kc] or [None, None])[0])}, {_f((d[kc] or [None, None])[1])}]</small>"
+    ci = lambda d, k, kc: f"{_f(d.get(k))} <small>[{_f((d.get(kc) or [None, None])[0])}, {_f((d.get(kc) or [None, None])[1])}]</small>"   # '–': not measured (a result from before the key)
     head = ''.join(f'<th>visible h={h}</th>' for h in hs)
     rows = []
     for name, r in arms.items():
@@ -312,22 +315,23 @@ def section(m:dict,   # the content of metrics/tabletop.wm_horizon.json
         rows.append(f"<tr><td><b>{name}</b></td><td>{', '.join(f'{k}={v}' for k, v in r.get('levers', {}).items()) or '–'}</td><td>{r.get('steps', 0)}</td>"
                     f"<td>{_f(c.get('s_per_step'))}</td><td>{_f(1000 * c['s_per_frame_b1'], 0) if c.get('s_per_frame_b1') else '–'} / {_f(1000 * c['s_per_frame_batched'], 0) if c.get('s_per_frame_batched') else '–'}</td>"
                     + ''.join(f"<td>{ci(_at(r, 'all', h), 'visible_frac', 'visible_frac_ci')}</td>" for h in hs)
-                    + f"<td>{ci(_at(r, 'all', 'end'), 'centroid_err_px', 'centroid_err_ci')}</td><td>{_f(j.get('accuracy'))}</td><td>{_f(j.get('tpr'))}</td><td>{_f(j.get('fpr'))}</td></tr>")
+                    + f"<td>{ci(_at(r, 'all', 'end'), 'centroid_err_px', 'centroid_err_ci')}</td><td>{ci(_at(r, 'all', 'end'), 'carried_frac', 'carried_frac_ci')}</td><td>{_f(j.get('accuracy'))}</td><td>{_f(j.get('tpr'))}</td><td>{_f(j.get('fpr'))}</td></tr>")
     if 'still' in m:   # the block held where the context last showed it: the copy-last baseline of its position
         sv = m['still']['all']
         rows.append(f"<tr><td><i>block held still</i></td><td>copy-last</td><td></td><td></td><td></td>{'<td></td>' * len(hs)}"
-                    f"<td>{ci(sv['end'], 'centroid_err_px', 'centroid_err_ci')}</td><td></td><td></td><td></td></tr>")
+                    f"<td>{ci(sv['end'], 'centroid_err_px', 'centroid_err_ci')}</td><td>0 (by definition)</td><td></td><td></td><td></td></tr>")
     cfg = m['config']
     strips = sorted(Path(out, 'figures').glob('wm_horizon_strip_*.png'))
     return (f"<h2>How long the world model keeps the objects</h2><p>{m['episodes']} held-out two-camera attempts (seed {cfg['eval_seed']}, real "
             f"success {m['success_rate']:.2f}), imagined from their first frames under their real actions. Every arm starts from "
             f"<code>{cfg['init_from']}</code> and trains on the same store for the steps {cfg['budget_s']:.0f} s of training buy at its measured cost "
-            f"(the best arm {cfg['best_budget_s']:.0f} s" + (f", the same levers trained as long as the run affords, best_long, {cfg['long_budget_s']:.0f} s" if cfg.get('long_budget_s') else '') + "). "
+            f"(" + ', '.join(([f"the best arm {cfg['best_budget_s']:.0f} s"] if cfg['best_budget_s'] else []) + ([f"the best levers trained as long as the run affords, best_long, {cfg['long_budget_s']:.0f} s"] if cfg.get('long_budget_s') else [])) + "). "
             f"'visible' is the fraction of attempts whose task block, visible in the simulator's frame, "
             f"is still visible in the imagined one (both cameras pooled), with 95 % bootstrap intervals over attempts. The last row "
-            f"holds the block where the last context frame shows it: a model whose centroid error is no lower has not moved the block.</p>"
+            f"holds the block where the last context frame shows it: a model whose centroid error is no lower has not moved the block. "
+            f"'carried' is the fraction of the real block's displacement the imagined block made (1: carried along, 0: left where it was).</p>"
             f"<table><tr><th>arm</th><th>levers</th><th>steps</th><th>s / step</th><th>ms / imagined frame (batch 1 / {cfg['probe_batch']})</th>{head}"
-            f"<th>centroid error at end, px</th><th>judge acc</th><th>TPR</th><th>FPR</th></tr>{''.join(rows)}</table>"
+            f"<th>centroid error at end, px</th><th>carried at end</th><th>judge acc</th><th>TPR</th><th>FPR</th></tr>{''.join(rows)}</table>"
             + png_html(Path(out, 'figures', 'wm_horizon.png')) + ''.join(png_html(s, strip=True) for s in strips))
 
 # %% ../../nbs/88_studies.wm_horizon.ipynb #9a77ff51
