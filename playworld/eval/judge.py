@@ -17,7 +17,7 @@ from safetensors.torch import save_file, load_file
 from tqdm.auto import tqdm
 from ..core import (Episode, atomic_path, atomic_write, seed_everything, derive_seed, load_checkpoint_file, write_json, settings_diff,
                     OBS_IMAGE, IMAGE_PREFIX, camera_key, camera_names, tile_views, split_views)
-from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames)
+from ..envs.tabletop import (TabletopEnv, Task, BLOCKS, PUSH_DIRS, TASK_FAMILIES, parse_instruction, CameraFrames, colour_masks)
 from ..envs.policies import GRADED, GradedPolicy, wilson
 from ..play.collect import Proposer, NoisyExecutor, scene_ok
 from ..data.events import MODES, Event, parse_event, format_event, stamp_event, interaction_mode
@@ -28,12 +28,11 @@ log = logging.getLogger(__name__)
 __all__ = ['log', 'ARCHS', 'N_KP', 'N_DERIVED', 'WEIGHTS', 'ITEMS_SHARD', 'COLLECT_META', 'IMAGINED_META', 'JUDGE_PROMPT',
            'PROPOSER_PROMPT', 'target_of', 'run_full', 'success_step', 'done_at', 'collect_judge_data', 'play_attempts',
            'graded_attempt', 'judge_stream', 'fresh_attempts', 'encode_instruction', 'pick_frames', 'JudgeConfig',
-           'JudgeNet', 'judge_input', 'colour_masks', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input',
-           'KeypointNet', 'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras',
-           'JudgeItem', 'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items',
-           'is_judge_items', 'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig',
-           'judge_curve', 'imagined_attempts', 'imagined_judge_items', 'parse_yes_no', 'VLMJudge', 'parse_proposal',
-           'VLMProposer']
+           'JudgeNet', 'judge_input', 'frame_features', 'view_features', 'kp_rows', 'keypoint_input', 'KeypointNet',
+           'TreesNet', 'Judge', 'make_net', 'load_judge', 'judge_cameras', 'check_judge_cameras', 'JudgeItem',
+           'judge_items', 'calibration', 'judge_probs', 'evaluate_judge', 'save_judge_items', 'is_judge_items',
+           'load_judge_items', 'collect_judge_items', 'train_judge', 'JudgeTrainConfig', 'judge_curve',
+           'imagined_attempts', 'imagined_judge_items', 'parse_yes_no', 'VLMJudge', 'parse_proposal', 'VLMProposer']
 
 # %% ../../nbs/51a_eval.judge.ipynb #589e3543
 def target_of(instruction:str # an instruction of `TASK_FAMILIES`' templates; '' or an unknown one = no target
@@ -252,13 +251,6 @@ def judge_input(frames:np.ndarray, # (B, T, H, W, 3) uint8
     return _stack(x.permute(0, 1, 4, 2, 3))
 
 # %% ../../nbs/51a_eval.judge.ipynb #a378e12e
-def colour_masks(f:np.ndarray # (N, H, W, 3) uint8 frames
-                )->dict:      # name -> (N, H, W) bool, for 'red', 'green', 'blue', 'bowl', 'plate', 'gripper'
-    "Pixel masks of the tabletop's objects by colour dominance (thresholds set on rendered frames)."
-    f = f.astype(np.int16); r, g, b = f[..., 0], f[..., 1], f[..., 2]
-    return dict(red=r - np.maximum(g, b) > 60, green=g - np.maximum(r, b) > 50, blue=b - np.maximum(r, g) > 60,
-                bowl=np.minimum(r, g) - b > 80, plate=f.min(-1) > 200, gripper=(f.max(-1) < 70) & (f.max(-1) > 0))   # 0: the front view's black background
-
 N_KP = 6 * 6 + 8   # keypoint features per frame
 
 def frame_features(f:np.ndarray,   # (N, H, W, 3) uint8 frames of one episode, the first being its start

@@ -190,7 +190,7 @@ def _augment_context(cfg, context:Tensor, sigma_ctx:Tensor)->tuple[Tensor, Tenso
 def block_mask(frames:Tensor # (..., 3, H, W) float in [-1, 1], e.g. (B, k, 3, H, W) frames or canvases of side-by-side views
               )->Tensor:    # (..., 1, H, W) bool, on the frames' device: a red, green or blue block's pixel
     "Where the tabletop's blocks are, by the colour-dominance thresholds the judge and the survival metric read (`colour_masks`)."
-    from playworld.eval.judge import colour_masks   # one set of thresholds for training, judging and measuring
+    from playworld.envs.tabletop import colour_masks   # one set of thresholds for training, judging and measuring (lazy: mujoco is not needed to build a model)
     lead, (C, H, W) = frames.shape[:-3], frames.shape[-3:]
     if C != 3: raise ValueError(f"frames must be (..., 3, H, W) RGB, got shape {tuple(frames.shape)}")
     u8 = ((frames.detach().float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).reshape(-1, 3, H, W).permute(0, 2, 3, 1).cpu().numpy()
