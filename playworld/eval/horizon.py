@@ -8,8 +8,9 @@ import time, dataclasses
 from pathlib import Path
 import numpy as np
 from ..core import Episode, IMAGE_PREFIX, atomic_write, json_ready
-from ..envs.tabletop import BLOCKS, parse_instruction
-from .judge import colour_masks, imagined_attempts, evaluate_judge, check_judge_cameras, _labels
+from ..data.events import held_frames
+from ..envs.tabletop import BLOCKS, parse_instruction, colour_masks
+from .judge import imagined_attempts, evaluate_judge, check_judge_cameras, _labels
 from .metrics import bootstrap_ci
 
 # %% auto #0
@@ -153,7 +154,6 @@ def held_windows(episodes:list,      # real attempts (`Episode`s) with stamped e
     ValueError for an unknown `at` or non-positive sizes."""
     if at not in HOLD_FROM: raise ValueError(f"at={at!r}: expected one of {HOLD_FROM}")
     if min(n_ctx, frames, min_held) < 1: raise ValueError(f"n_ctx={n_ctx}, frames={frames}, min_held={min_held}: expected each >= 1")
-    from playworld.data.events import held_frames
     out = []
     for e in episodes:
         h = held_frames(e)
@@ -161,7 +161,7 @@ def held_windows(episodes:list,      # real attempts (`Episode`s) with stamped e
         s = int(h.argmax())                                                  # the first held frame
         last = s - 1 if at == 'grasp' else s + n_ctx - 1                     # the last context frame
         a, b = last - n_ctx + 1, last + 1 + frames
-        if a >= 0 and b <= len(e) and h[s:s + min_held].all() and len(h[s:s + min_held]) == min_held: out.append(e.slice(a, b))
+        if a >= 0 and b <= len(e) and s + min_held <= len(e) and h[s:s + min_held].all(): out.append(e.slice(a, b))
     return out
 
 # %% ../../nbs/55_eval.horizon.ipynb #9dd1a3dd

@@ -6,9 +6,8 @@ gripper's centroid error at h = 16 against the real gripper's motion. Usage: MUJ
 (prints; its output on 2026-12-07 is gripper_check.txt). In the front view the dark-pixel mask also takes in shadows and the arm, so only the top view reads the gripper cleanly."""
 import sys, json, numpy as np
 from playworld.eval.judge import fresh_attempts, colour_masks
-from playworld.eval.horizon import wm_horizon_eval, block_pixels
+from playworld.eval.horizon import wm_horizon_eval, held_windows
 from playworld.envs.tabletop import parse_instruction
-from playworld.data.events import held_frames
 from playworld.wm.model import load_world_model
 N, H, n_ctx = int(sys.argv[1]), 16, 4
 eps = fresh_attempts(N, 4500001, cameras=('top', 'front'))
@@ -16,13 +15,8 @@ def cent(fr, key):
     m = colour_masks(fr)[key]; n = m.sum((1, 2)); H_, W_ = m.shape[1:]
     with np.errstate(invalid='ignore', divide='ignore'):
         return np.stack([m.sum(2) @ np.arange(H_), m.sum(1) @ np.arange(W_)], 1) / n[:, None], n
-for off in (0, 4):
-    cut = []
-    for e in eps:
-        h = held_frames(e)
-        if not h.any(): continue
-        s = int(h.argmax()); a = s - 1 + off - n_ctx + 1; b = a + n_ctx + H
-        if a >= 0 and b <= len(e) and h[s:s + 8].all(): cut.append(e.slice(a, b))
+for off, at in ((0, 'grasp'), (4, 'held')):
+    cut = held_windows(eps, n_ctx, H, at)   # off: the context's last frame is the first held frame - 1 + off
     for name, d in [('shipped', 'data_samples/tabletop_wm_2cam'), ('best_long', sys.argv[2] if len(sys.argv) > 2 else 'RUN/wm_horizon/arms/best_long/model')]:
         wm = load_world_model(d)
         im = wm_horizon_eval(wm, cut, None, horizons=(4, 8, 16), seed=4500001, return_imagined=True)['imagined']
