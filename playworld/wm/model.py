@@ -14,7 +14,7 @@ from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
 __all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'n_actions', 'model_episode', 'make_scheduler',
-           'block_mask', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
+           'block_mask', 'loss_weights', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
            'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
@@ -197,6 +197,23 @@ def block_mask(frames:Tensor # (..., 3, H, W) float in [-1, 1], e.g. (B, k, 3, H
     m = colour_masks(u8); m = m['red'] | m['green'] | m['blue']                      # (N, H, W)
     return torch.from_numpy(m).view(*lead, 1, H, W).to(frames.device)
 
+def loss_weights(target:Tensor, # (B, k, 3, H, W) float in [-1, 1], the real next frames
+                 last:Tensor,   # (B, 1, 3, H, W) float in [-1, 1], the last context frame
+                 pred:Tensor|None=None, # (B, k, 3, H, W) float in [-1, 1], the model's denoised frames (None: not read)
+                 motion_weight:float=0.0, # extra weight where |target − last| > 0.05 in some channel (a pixel that changes)
+                 object_weight:float=0.0, # extra weight where `block_mask` finds a block in the target, the last frame or `pred`
+                )->Tensor:      # (B, k, 1, H, W) float32 ≥ 1, the per-pixel factor of the squared error
+    """Per-pixel loss weights 1 + motion_weight·[pixel changes] + object_weight·[a block is there]. Weighting only where
+    the *real* frames show a block makes a block painted where there is none cheap (weight 1) and one left out dear
+    (1 + object_weight), a loss that pays for smearing blocks over the table; passing the model's own denoised frames
+    as `pred` weights its false blocks as much as its missed ones."""
+    w = 1 + motion_weight * ((target - last).abs().amax(2, keepdim=True) > 0.05).float()
+    if object_weight:
+        m = block_mask(target) | block_mask(last)
+        if pred is not None: m = m | block_mask(pred)
+        w = w + object_weight * m.float()
+    return w
+
 def edm_loss(model:ActionVideoDenoiser,
              sched:EDMEulerScheduler, # from `make_scheduler(model.config)`
              context:Tensor,  # (B, n_ctx, 3, H, W) float in [-1, 1]
@@ -205,17 +222,17 @@ def edm_loss(model:ActionVideoDenoiser,
              anchor:Tensor|None=None, # (B, 1, 3, H, W) float in [-1, 1] memory frame, for a model with n_anchor = 1
              motion_weight:float=0.0, # extra loss weight on pixels that change: weight 1 + motion_weight where |target − last context| > 0.05
              object_weight:float=0.0, # extra loss weight on the blocks' pixels (`block_mask` of the target or the last context frame)
+             object_on_pred:bool=False, # also weight where the model's own denoised frame shows a block (`loss_weights`)
             )->Tensor:        # () scalar loss
     """EDM training loss λ(σ)‖D(x₀+σn) − x₀‖² with log-normal σ (Karras et al. 2022, Eq. 2 and Table 1). With
     `motion_weight` > 0 each pixel's squared error is weighted up where the frame changes (the gripper, a moved block),
     the few pixels a contact lives in, which a plain mean over a mostly static canvas under-weights. With `object_weight`
     > 0 the pixels where a block is, in the target or in the last context frame, get 1 + object_weight (added to the
     motion weight): a block is 40–130 px of a 64-px view and moves about a pixel per frame, so in a plain mean leaving it
-    behind costs almost nothing, step by step."""
+    behind costs almost nothing, step by step. The weights are `loss_weights`."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
     if target.ndim == 4: target = target[:, None]                                    # (B, k, 3, H, W)
     x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, 3, H, W)
-    moving = (target - context[:, -1:]).abs().amax(2, keepdim=True) > 0.05           # (B, k, 1, H, W)
     x0 = x0.flatten(1, 2)                                                            # (B, 3k, H, W)
     sigma = torch.exp(cfg.p_mean + cfg.p_std * torch.randn(B, device=x0.device))   # (B,)
     s = sigma.view(B, 1, 1, 1)
@@ -226,9 +243,9 @@ def edm_loss(model:ActionVideoDenoiser,
     weight = (s**2 + cfg.sigma_data**2) / (s * cfg.sigma_data)**2                     # λ(σ)
     err = (D - x0)**2
     if motion_weight or object_weight:
-        extra = motion_weight * moving.float()                                       # (B, k, 1, H, W)
-        if object_weight: extra = extra + object_weight * (block_mask(target) | block_mask(context[:, -1:])).float()
-        err = err * (1 + extra.expand_as(target).flatten(1, 2))
+        k = target.shape[1]; pred = D.detach().unflatten(1, (k, 3))               # (B, k, 3, H, W): the model's denoised frames
+        pred = pred + context[:, -1:] if cfg.predict_residual else pred
+        err = err * loss_weights(target, context[:, -1:], pred if object_on_pred else None, motion_weight, object_weight).expand_as(target).flatten(1, 2)
     return (weight * err).mean()
 
 # %% ../../nbs/40_wm.model.ipynb #61b0ad6e

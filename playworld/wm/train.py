@@ -46,6 +46,7 @@ class TrainConfig:
     held_weight:float=1.0      # sampling weight of a window whose target frames show a block in the gripper (`WindowDataset.held`: stamped grasp ... release events) against 1 for the others; 1: every window equally likely
     motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
     object_weight:float=0.0    # extra loss weight on the blocks' pixels in the target or the last context frame (`edm_loss`, `block_mask`)
+    object_on_pred:bool=False  # with object_weight: also weight where the model's own denoised frame shows a block, so a painted false block costs as much as a missed one (`loss_weights`)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
         if self.num_workers < 0: raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
@@ -60,6 +61,7 @@ class TrainConfig:
         if not self.held_weight > 0: raise ValueError(f"held_weight must be > 0, got {self.held_weight}")
         if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
         if not self.object_weight >= 0: raise ValueError(f"object_weight must be >= 0, got {self.object_weight}")
+        if self.object_on_pred and not self.object_weight: raise ValueError("object_on_pred=True weights the blocks the model paints by object_weight, which is 0: set object_weight > 0")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
 def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_ctx, 3, H, W) and 'target' (h, 3, H, W)
@@ -213,7 +215,7 @@ def train_world_model(model:ActionVideoDenoiser,
         b = first if step == start else next(it)
         ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing, cfg.self_forcing_chunks) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
         with acc.autocast():
-            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight, cfg.object_weight)
+            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight, cfg.object_weight, cfg.object_on_pred)
         if not torch.isfinite(loss): raise FloatingPointError(f"loss became {loss.item()} at step {step}; lower lr (now {cfg.lr})")
         acc.backward(loss)
         acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
