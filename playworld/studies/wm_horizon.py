@@ -31,10 +31,12 @@ LEVERS = dict(                  # arm -> the training-config keys it changes (`p
     motion=dict(motion_weight=4.0),
     held=dict(held_weight=3.0),
     object=dict(object_weight=8.0),
-    object_anchor=dict(object_weight=8.0, n_anchor=1),   # the blocks' pixels weighted, and a memory frame of what the gripper covers
-    object_held=dict(object_weight=8.0, held_weight=3.0), # the blocks' pixels weighted, and windows of a carried block drawn 3x as often
-    object_held10=dict(object_weight=8.0, held_weight=10.0), # the same with carried-block windows drawn 10x as often
-    object_held_pred=dict(object_weight=8.0, held_weight=3.0, object_on_pred=True), # object_held, with the blocks the model paints weighted too (no cheap smears)
+)
+LEVERS.update(                  # combinations, built from the single levers so each weight is set in one place
+    object_anchor={**LEVERS['object'], **LEVERS['anchor']},           # the blocks' pixels weighted, and a memory frame of what the gripper covers
+    object_held={**LEVERS['object'], **LEVERS['held']},               # the blocks' pixels weighted, and windows of a carried block drawn 3x as often
+    object_held10={**LEVERS['object'], 'held_weight': 10.0},          # the same with carried-block windows drawn 10x as often
+    object_held_pred={**LEVERS['object'], **LEVERS['held'], 'object_on_pred': True}, # object_held, with the blocks the model paints weighted too (no cheap smears)
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
