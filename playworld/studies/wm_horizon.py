@@ -37,6 +37,7 @@ LEVERS.update(                  # combinations, built from the single levers so 
     object_held={**LEVERS['object'], **LEVERS['held']},               # the blocks' pixels weighted, and windows of a carried block drawn 3x as often
     object_held10={**LEVERS['object'], 'held_weight': 10.0},          # the same with carried-block windows drawn 10x as often
     object_held_pred={**LEVERS['object'], **LEVERS['held'], 'object_on_pred': True}, # object_held, with the blocks the model paints weighted too (no cheap smears)
+    object_held_sf={**LEVERS['object'], **LEVERS['held'], **LEVERS['self_forcing_long']}, # object_held, trained half the time from its own 1-4 chunk rollouts (the drift before the grasp)
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
