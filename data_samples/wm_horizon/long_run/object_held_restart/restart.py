@@ -1,4 +1,5 @@
-"""Resume an `object_held` long arm (object_weight 8, held_weight 3) from its last checkpoint for as many steps again.
+"""Resume a long arm of the study (its config.json and checkpoint/; here `object_held`, object_weight 8 and held_weight 3,
+and `object_held_sf`) from its last checkpoint for more steps.
 
     cp -r RUN5/wm_horizon/arms/best_long ARM          # the 1,800 s arm (3,508 steps), checkpointed every 25 steps
     python restart.py ARM TRAIN                       # steps 7016 in all; writes ARM/model, ARM/train_history.json
