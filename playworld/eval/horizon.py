@@ -146,6 +146,7 @@ def held_windows(episodes:list,      # real attempts (`Episode`s) with stamped e
                  frames:int=16,      # imagined frames after the context
                  at:str='held',      # 'grasp': the context ends at the frame the grasp step starts from (gripper at the block, not yet holding it); 'held': all n_ctx context frames show the block held
                  min_held:int=8,     # the hold must last at least this many frames (a grasp that slips at once does not count)
+                 lead:int=0,         # with at='grasp': the context ends this many frames earlier, so the model imagines that much of the approach itself (`frames` counts them too)
                 )->list:             # list[Episode] of n_ctx + frames frames each, at most one per attempt (its first hold)
     """Windows cut around each attempt's first hold (`held_frames`), to measure whether a world model *carries* a block it
     is shown grasped, apart from whether it imagines the grasp: imagined from such a window's context under its real
@@ -154,12 +155,13 @@ def held_windows(episodes:list,      # real attempts (`Episode`s) with stamped e
     ValueError for an unknown `at` or non-positive sizes."""
     if at not in HOLD_FROM: raise ValueError(f"at={at!r}: expected one of {HOLD_FROM}")
     if min(n_ctx, frames, min_held) < 1: raise ValueError(f"n_ctx={n_ctx}, frames={frames}, min_held={min_held}: expected each >= 1")
+    if lead < 0 or lead and at != 'grasp': raise ValueError(f"lead={lead} with at={at!r}: expected lead >= 0, and lead > 0 only with at='grasp'")
     out = []
     for e in episodes:
         h = held_frames(e)
         if not h.any(): continue
         s = int(h.argmax())                                                  # the first held frame
-        last = s - 1 if at == 'grasp' else s + n_ctx - 1                     # the last context frame
+        last = s - 1 - lead if at == 'grasp' else s + n_ctx - 1              # the last context frame
         a, b = last - n_ctx + 1, last + 1 + frames
         if a >= 0 and b <= len(e) and s + min_held <= len(e) and h[s:s + min_held].all(): out.append(e.slice(a, b))
     return out

@@ -8,19 +8,16 @@ Usage: MUJOCO_GL=egl python lead_check.py OUT.json N MODEL [MODEL ...]   (its ou
 import sys, json
 import numpy as np
 from playworld.core import write_json
-from playworld.data.events import held_frames
 from playworld.eval.judge import fresh_attempts
-from playworld.eval.horizon import wm_horizon_eval
+from playworld.eval.horizon import wm_horizon_eval, held_windows
 from playworld.wm.model import load_world_model, wm_cameras
 LEADS, AFTER, MIN_HELD = (0, 4, 8, 16), 16, 8
 out, N, models = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 wms = {m: load_world_model(m) for m in models}; first = next(iter(wms.values())); n = first.config.n_ctx
 eps = fresh_attempts(N, 4500001, None, first.config.size, 60, False, wm_cameras(first))
 def cut(e, lead): # the window whose context ends `lead` frames before the grasp step's start frame, to AFTER frames after it; None if it leaves the attempt
-    h = held_frames(e)
-    if not h.any(): return None
-    s = int(h.argmax()); last = s - 1 - lead; a, b = last - n + 1, s - 1 + AFTER + 1
-    return e.slice(a, b) if a >= 0 and b <= len(e) and s + MIN_HELD <= len(e) and h[s:s + MIN_HELD].all() else None
+    w = held_windows([e], n, lead + AFTER, 'grasp', MIN_HELD, lead)
+    return w[0] if w else None
 keep = [e for e in eps if cut(e, max(LEADS)) is not None]
 res = dict(attempts=len(keep), leads=list(LEADS), after=AFTER, seed=4500001, models={})
 print(f"{len(keep)} of {len(eps)} attempts admit a lead of {max(LEADS)} frames; carried fraction {AFTER} frames after the grasp (top / front [95 % CI])")
