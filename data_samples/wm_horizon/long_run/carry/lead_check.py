@@ -6,7 +6,6 @@ LEAD reads the same attempts. A fall with LEAD says the approach imagined in the
 
 Usage: MUJOCO_GL=egl python lead_check.py OUT.json N MODEL [MODEL ...]   (its output on 2026-12-07 is lead_check.json / .txt)"""
 import sys, json
-import numpy as np
 from playworld.core import write_json
 from playworld.eval.judge import fresh_attempts
 from playworld.eval.horizon import wm_horizon_eval, held_windows
