@@ -189,6 +189,7 @@ class TeleopSession:
         # what the app's driver reads each control tick: the held move (None: no key held), continuous mode, speed, side by side
         self.held, self.continuous, self.driving, self.speed, self.side, self.held_since = None, False, False, 1.0, False, 0.0
         self.press, self.early_releases = '', deque(maxlen=8)   # the page's number of the held key's press; key-ups that came first
+        self.owed = deque(maxlen=4)   # moves pressed while the driver was busy: each takes one step even if its key is already up
         self.step_times = deque(maxlen=2 * int(round(self.fps)) + 1)   # perf_counter of the recent steps: the achieved rate
 
     def start(self, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
@@ -499,7 +500,9 @@ class _Handlers:
         import asyncio
         s.driving, period, t0 = True, 1.0 / s.fps, time.perf_counter(); nxt = t0
         try:
-            while (cmd := first or s.held or (s.last_cmd if s.continuous else None)) is not None:
+            # a press owed a step comes first: a tap that lands while the driver is mid-step (its key-up before the driver's
+            # next tick) still moves once, as a tap does when the driver is idle
+            while (cmd := first or (s.owed.popleft() if s.owed else None) or s.held or (s.last_cmd if s.continuous else None)) is not None:
                 first = None
                 if s.held and time.perf_counter() - s.held_since > MAX_HOLD_S: s.held = None; continue
                 await self.gate.run(s.id, s.step, cmd, s.speed)
@@ -515,7 +518,7 @@ class _Handlers:
         if cmd not in MOVES: raise ValueError(f"unknown move {cmd!r}; expected one of {tuple(MOVES)}")
         s.held, s.press, s.held_since, s.speed, s.side = cmd, press, time.perf_counter(), float(speed), bool(side)
         if press and press in s.early_releases: s.held = None              # its key-up overtook it: one step, as a tap
-        if s.driving: yield self.view(s, side); return                     # the running driver takes the new move next tick
+        if s.driving: s.owed.append(cmd); yield self.view(s, side); return # the running driver takes the new move next tick, at least once
         async for v in self._drive(s, first=cmd): yield v
     async def release(self, s, press=''):
         "A key came up (its press number, '' for whichever is held): the driver stops after the step in progress (continuous mode goes on)."
@@ -530,7 +533,7 @@ class _Handlers:
             async for v in self._drive(s): yield v
         else: yield self.view(s, side)
     async def undo(self, s, side): s = await self.session(s); await self.gate.run(s.id, s.undo); return self.view(s, side)
-    async def reset(self, s, side): s = await self.session(s); s.held = None; await self.gate.run(s.id, s.reset); return self.view(s, side)
+    async def reset(self, s, side): s = await self.session(s); s.held = None; s.owed.clear(); await self.gate.run(s.id, s.reset); return self.view(s, side)
     async def reanchor(self, s, side): s = await self.session(s); await self.gate.run(s.id, s.reanchor); return self.view(s, side)
     async def info(self, s): s = await self.session(s); return s, s.summary()
     async def save(self, s, name):
