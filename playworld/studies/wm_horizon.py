@@ -39,6 +39,12 @@ LEVERS.update(                  # combinations, built from the single levers so 
     object_held_pred={**LEVERS['object'], **LEVERS['held'], 'object_on_pred': True}, # object_held, with the blocks the model paints weighted too (no cheap smears)
     object_held_sf={**LEVERS['object'], **LEVERS['held'], **LEVERS['self_forcing_long']}, # object_held, trained half the time from its own 1-4 chunk rollouts (the drift before the grasp)
 )
+LEVERS.update(                  # the same with longer own rollouts: an attempt from its first frame reaches the grasp after 15-30 imagined frames
+    object_held_sf8={**LEVERS['object_held_sf'], 'self_forcing_chunks': 8},
+    object_held_sf16={**LEVERS['object_held_sf'], 'self_forcing_chunks': 16},
+    object_held_sf_anchor={**LEVERS['object_held_sf'], **LEVERS['anchor']},   # with a memory frame of the scene: what the gripper passes over is in its context
+    object_held_sf_tile={**LEVERS['object_held_sf'], **LEVERS['tile']},       # both views in one canvas: the view that keeps the block informs the one that loses it
+)
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
               )->dict:    # the merged training-config changes
