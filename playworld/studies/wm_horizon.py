@@ -39,7 +39,7 @@ LEVERS.update(                  # combinations, built from the single levers so 
     object_held_pred={**LEVERS['object'], **LEVERS['held'], 'object_on_pred': True}, # object_held, with the blocks the model paints weighted too (no cheap smears)
     object_held_sf={**LEVERS['object'], **LEVERS['held'], **LEVERS['self_forcing_long']}, # object_held, trained half the time from its own 1-4 chunk rollouts (the drift before the grasp)
 )
-LEVERS.update(                  # the same with longer own rollouts: an attempt from its first frame reaches the grasp after 15-30 imagined frames
+LEVERS.update(                  # object_held_sf with longer own rollouts (from its first frame an attempt reaches the grasp after 15-30 imagined frames), a memory frame, or one canvas
     object_held_sf8={**LEVERS['object_held_sf'], 'self_forcing_chunks': 8},
     object_held_sf16={**LEVERS['object_held_sf'], 'self_forcing_chunks': 16},
     object_held_sf_anchor={**LEVERS['object_held_sf'], **LEVERS['anchor']},   # with a memory frame of the scene: what the gripper passes over is in its context

@@ -189,7 +189,7 @@ class TeleopSession:
         # what the app's driver reads each control tick: the held move (None: no key held), continuous mode, speed, side by side
         self.held, self.continuous, self.driving, self.speed, self.side, self.held_since = None, False, False, 1.0, False, 0.0
         self.press, self.early_releases = '', deque(maxlen=8)   # the page's number of the held key's press; key-ups that came first
-        self.owed = deque(maxlen=4)   # moves pressed while the driver was busy: each takes one step even if its key is already up
+        self.owed = deque(maxlen=4)   # moves pressed and not yet stepped: each takes one step even if its key is already up
         self.step_times = deque(maxlen=2 * int(round(self.fps)) + 1)   # perf_counter of the recent steps: the achieved rate
 
     def start(self, source:str='scene', # 'scene' (tabletop reset), 'episode' (a stored one) or 'image'
@@ -495,15 +495,14 @@ class _Handlers:
         return self.view(await self.gate.run('new', self.new, src, episode, seed, image, instruction, store), side)
     async def step(self, s, cmd, speed, side):
         s = await self.session(s); await self.gate.run(s.id, s.step, cmd, float(speed)); return self.view(s, side)
-    async def _drive(self, s, first=None):
-        "Step the session at its control rate while a key is held or continuous mode is on (`first`: a move taken at least once), yielding each view; one driver per session."
+    async def _drive(self, s):
+        "Step the session at its control rate while a press is owed a step, a key is held or continuous mode is on, yielding each view; one driver per session."
         import asyncio
         s.driving, period, t0 = True, 1.0 / s.fps, time.perf_counter(); nxt = t0
         try:
-            # a press owed a step comes first: a tap that lands while the driver is mid-step (its key-up before the driver's
-            # next tick) still moves once, as a tap does when the driver is idle
-            while (cmd := first or (s.owed.popleft() if s.owed else None) or s.held or (s.last_cmd if s.continuous else None)) is not None:
-                first = None
+            # every press is owed one step, taken before the held move: a tap moves once even when its key-up reaches the
+            # server before the driver's next tick (the driver mid-step under load, or the key-up overtaking the key-down)
+            while (cmd := (s.owed.popleft() if s.owed else None) or s.held or (s.last_cmd if s.continuous else None)) is not None:
                 if s.held and time.perf_counter() - s.held_since > MAX_HOLD_S: s.held = None; continue
                 await self.gate.run(s.id, s.step, cmd, s.speed)
                 yield self.view(s, s.side)
@@ -518,8 +517,9 @@ class _Handlers:
         if cmd not in MOVES: raise ValueError(f"unknown move {cmd!r}; expected one of {tuple(MOVES)}")
         s.held, s.press, s.held_since, s.speed, s.side = cmd, press, time.perf_counter(), float(speed), bool(side)
         if press and press in s.early_releases: s.held = None              # its key-up overtook it: one step, as a tap
-        if s.driving: s.owed.append(cmd); yield self.view(s, side); return # the running driver takes the new move next tick, at least once
-        async for v in self._drive(s, first=cmd): yield v
+        s.owed.append(cmd)                                                 # the first step, taken even if the key is already up
+        if s.driving: yield self.view(s, side); return                     # the running driver takes it next tick
+        async for v in self._drive(s): yield v
     async def release(self, s, press=''):
         "A key came up (its press number, '' for whichever is held): the driver stops after the step in progress (continuous mode goes on)."
         if s is None: return
