@@ -1,15 +1,16 @@
 """The object-survival study with the smoke parameters from a tiny two-camera checkpoint made here: through its stage
-notebook (papermill), then `playworld experiment wm_horizon` into the same folder, which reuses every trained arm and
-every measurement (same metrics but for timings); the metrics carry every arm with its steps, costs and block survival
-with consistent intervals; bad parameters fail naming themselves; another budget for an arm already trained is refused."""
+notebook (papermill; the track arm grows block track maps and goes through the same evaluation), then `playworld
+experiment wm_horizon` into the same folder, which reuses every trained arm and every measurement (same metrics but
+for timings); the metrics carry every arm with its steps, costs and block survival with consistent intervals; bad
+parameters fail naming themselves; another budget for an arm already trained is refused."""
 import json, time
 from pathlib import Path
 import pytest
 
 from _stages import ROOT, run_papermill, run_cli, without, refused
 NB = ROOT/'nbs'/'stages'/'85_wm_horizon.ipynb'
-SMOKE = dict(n_train=4, arms=['baseline', 'anchor'], budget_s=60.0, max_train_steps=2, n_probe=2, probe_batch=2, n_eval=2, steps=12, horizons=[4], batch_size=2)
-TIMING = ('arms.start.seconds_per_frame', 'arms.baseline.seconds_per_frame', 'arms.anchor.seconds_per_frame')
+SMOKE = dict(n_train=4, arms=['baseline', 'anchor', 'track'], budget_s=60.0, max_train_steps=2, n_probe=2, probe_batch=2, n_eval=2, steps=12, horizons=[4], batch_size=2)
+TIMING = ('arms.start.seconds_per_frame', 'arms.baseline.seconds_per_frame', 'arms.anchor.seconds_per_frame', 'arms.track.seconds_per_frame')
 
 @pytest.fixture(scope='module')
 def tiny(tmp_path_factory)->Path:
@@ -29,7 +30,7 @@ def test_wm_horizon_stage_smoke(tmp_path, tiny):
     r = run_papermill(NB, tmp_path/'out.ipynb', *args, timeout=600, log_output=False)
     assert r.returncode == 0, r.stderr[-3000:]
     m = json.loads((run/'metrics'/'tabletop.wm_horizon.json').read_text())
-    assert list(m['arms']) == ['start', 'baseline', 'anchor'] and m['episodes'] == SMOKE['n_eval']
+    assert list(m['arms']) == ['start', 'baseline', 'anchor', 'track'] and m['episodes'] == SMOKE['n_eval']
     for name, a in m['arms'].items():
         assert a['steps'] == (0 if name == 'start' else SMOKE['max_train_steps'])           # the budget buys more; the cap stops it
         assert a['cost']['s_per_step'] > 0 and a['cost']['s_per_frame_b1'] > 0 and a['cost']['probe_batch'] == 2
@@ -43,9 +44,11 @@ def test_wm_horizon_stage_smoke(tmp_path, tiny):
     assert m['arms']['anchor']['levers'] == {'n_anchor': 1}
     cfg = json.loads((run/'wm_horizon'/'arms'/'anchor'/'model'/'config.json').read_text())
     assert cfg['n_anchor'] == 1 and cfg['n_views'] == 2                                      # grown from the tiny model
+    cfg = json.loads((run/'wm_horizon'/'arms'/'track'/'model'/'config.json').read_text())
+    assert cfg['n_track'] == 3 and cfg['n_anchor'] == 0                                      # block track maps on every frame
     assert (run/'figures'/'wm_horizon.png').stat().st_size > 0
     h = section(m, run)
-    assert h.startswith('<h2>') and h.count('<tr>') == 5 and 'base64' in h
+    assert h.startswith('<h2>') and h.count('<tr>') == 6 and 'base64' in h
     print(f'wm_horizon smoke stage: {time.time() - t0:.0f} s')
     # the same study through the CLI into the same folder: every arm and measurement reused
     t1 = time.time()

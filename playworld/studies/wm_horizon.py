@@ -31,6 +31,7 @@ LEVERS = dict(                  # arm -> the training-config keys it changes (`p
     motion=dict(motion_weight=4.0),
     held=dict(held_weight=3.0),
     object=dict(object_weight=8.0),
+    track=dict(n_track=3),        # a track map per block (red, green, blue) beside each frame's pixels, predicted and fed back: where a covered block is
 )
 LEVERS.update(                  # combinations, built from the single levers so each weight is set in one place
     object_anchor={**LEVERS['object'], **LEVERS['anchor']},           # the blocks' pixels weighted, and a memory frame of what the gripper covers
@@ -44,6 +45,10 @@ LEVERS.update(                  # object_held_sf with longer own rollouts (from 
     object_held_sf16={**LEVERS['object_held_sf'], 'self_forcing_chunks': 16},
     object_held_sf_anchor={**LEVERS['object_held_sf'], **LEVERS['anchor']},   # with a memory frame of the scene: what the gripper passes over is in its context
     object_held_sf_tile={**LEVERS['object_held_sf'], **LEVERS['tile']},       # both views in one canvas: the view that keeps the block informs the one that loses it
+)
+LEVERS.update(                  # the best levers with block track maps: the block's identity in a channel the gripper never covers
+    object_held_track={**LEVERS['object_held'], **LEVERS['track']},
+    object_held_sf_track={**LEVERS['object_held_sf'], **LEVERS['track']},
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
@@ -83,7 +88,7 @@ class Params(Presets):
     seed:int = 0              # seeds training and sampling (integer)
     # profile -> the settings it changes (standard: the measured CPU run of data_samples/wm_horizon, ~1 h 15 min on 2 cores)
     PRESETS:ClassVar[dict] = dict(
-        smoke=dict(n_train=4, arms=['baseline', 'anchor'], budget_s=60.0, max_train_steps=2, n_eval=2, steps=12, horizons=[4], batch_size=2, n_probe=2, probe_batch=2),
+        smoke=dict(n_train=4, arms=['baseline', 'anchor', 'track'], budget_s=60.0, max_train_steps=2, n_eval=2, steps=12, horizons=[4], batch_size=2, n_probe=2, probe_batch=2),
         standard=dict(),
         full=dict(n_train=2400, budget_s=3600.0, best_budget_s=14400.0, n_eval=200))
 

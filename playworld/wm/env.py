@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import gymnasium as gym
 from ..core import to_model, to_frames
-from .model import ActionVideoDenoiser, sample_next, sample_frames, frame_hw
+from .model import ActionVideoDenoiser, sample_next, sample_frames, frame_hw, with_tracks
 from ..core import split_views
 
 # %% auto #0
@@ -54,14 +54,14 @@ class WorldModelEnv(gym.Env):
         B = len(ctx)
         past = np.zeros((B, self.n_ctx - 1, self.action_dim), np.float32) if o.get('actions') is None else np.asarray(o['actions'], np.float32).reshape(B, self.n_ctx - 1, self.action_dim)
         dev = next(self.model.parameters()).device
-        self._ctx = to_model(torch.from_numpy(ctx)).to(dev)             # (B, n_ctx, 3, H, W)
+        self._ctx = with_tracks(self.model, to_model(torch.from_numpy(ctx)).to(dev))   # (B, n_ctx, C, H, W): RGB, then block track maps for a model with tracks
         self._acts = torch.from_numpy(past).to(dev)                     # (B, n_ctx-1, A)
-        self._anchor = self._ctx[:, :1] if getattr(self.model.config, 'n_anchor', 0) else None   # (B, 1, 3, H, W): the first real frame, the memory frame
+        self._anchor = self._ctx[:, :1] if getattr(self.model.config, 'n_anchor', 0) else None   # (B, 1, C, H, W): the first real frame, the memory frame
         self.instruction, self.t, self.frames = o.get('instruction', ''), 0, [ctx[:, -1]]
         return self._obs(), dict(instruction=self.instruction, step=0)
 
     def _obs(self)->dict:
-        img = to_frames(self._ctx[:, -1].float().cpu()).numpy()          # (B, H, W, 3) uint8
+        img = to_frames(self._ctx[:, -1, :3].float().cpu()).numpy()      # (B, H, W, 3) uint8
         return self._pack(img if self._batched else img[0])
 
     def _pack(self, img:np.ndarray)->dict: # canvas (..., H, W, 3) -> {'image': canvas, camera key: view, ...}
@@ -103,9 +103,9 @@ class WorldModelEnv(gym.Env):
         for j in range(0, K, k):
             r = min(k, K - j); step = torch.cat([a[:, j:j+r], a[:, j+r-1:j+r].expand(-1, k - r, -1)], 1)   # (B, k, A)
             acts = torch.cat([self._acts, step], 1)                           # (B, n_ctx + k - 1, A): context actions, then the k driving
-            nxt = sample_frames(self.model, self._ctx, acts[:, :n + k - 1], self.n_steps, self._gen, self._anchor)[:, :r]   # (B, r, 3, H, W)
+            nxt = sample_frames(self.model, self._ctx, acts[:, :n + k - 1], self.n_steps, self._gen, self._anchor)[:, :r]   # (B, r, C, H, W)
             self._ctx = torch.cat([self._ctx, nxt], 1)[:, -n:]; self._acts = torch.cat([self._acts, a[:, j:j+r]], 1)[:, -(n - 1):] if n > 1 else self._acts   # fed back unquantized
-            out.append(nxt)
+            out.append(nxt[:, :, :3])
         self.t += K
         return to_frames(torch.cat(out, 1))   # a view in channel-first memory: encoders see contiguous (B, 3, H, W) again
 

@@ -6,6 +6,7 @@ few-step Euler sampling from diffusers' `EDMEulerScheduler`, context frames on c
 # %% ../../nbs/40_wm.model.ipynb #ea4eb566
 from __future__ import annotations
 import math
+import numpy as np
 import torch, torch.nn as nn
 from torch import Tensor
 from diffusers import UNet2DModel, EDMEulerScheduler, ModelMixin, ConfigMixin
@@ -13,9 +14,9 @@ from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
-__all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'n_actions', 'model_episode', 'make_scheduler',
-           'block_mask', 'loss_weights', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
-           'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
+__all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'frame_channels', 'n_actions', 'with_tracks',
+           'model_episode', 'make_scheduler', 'block_mask', 'loss_weights', 'edm_loss', 'sample_frames', 'sample_next',
+           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -35,7 +36,13 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
     in the attempt (at rollout time the first real context frame), as extra context channels, so what the last n_ctx
     frames no longer show (a block under the gripper) can be copied back from it (the memory frame of Ctrl-World, Guo et
     al. 2025); `frames_per_call` = k predicts the next k frames in one call (k frames of noise on channels, driven by k
-    actions), so an attempt needs k× fewer autoregressive steps and k× fewer chances to drift."""
+    actions), so an attempt needs k× fewer autoregressive steps and k× fewer chances to drift.
+
+    A third keeps a block's identity where no pixel shows it: `n_track` = 3 gives every frame a map per tabletop block
+    (red, green, blue) after its RGB channels (`data.windows.track_maps`: a bump at the block's position), predicted and
+    fed back like the pixels, so a block the gripper covers still has its own channel saying where it is. The model's
+    frames then have C = 3 + n_track channels inside (`frame_channels`); `rollout` and `WorldModelEnv` read the tracks of
+    the real context frames by colour (`with_tracks`) and hand out RGB only."""
     @register_to_config
     def __init__(self,
                  size:int=64,                  # frame height, px (also the width when `width` is None)
@@ -62,6 +69,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                  action_std:tuple|None=None,   # (A,) per-dimension action std of the training data (None: 1)
                  n_anchor:int=0,               # memory frames given as extra context (0 or 1): an earlier real frame of the attempt
                  frames_per_call:int=1,        # k, frames predicted by one call (k actions drive them)
+                 n_track:int=0,                # block track maps per frame after RGB: 0, or 3 (one per tabletop block: red, green, blue)
                 ):
         super().__init__()
         n, W = len(block_out_channels), size if width is None else width
@@ -77,6 +85,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
         if action_std is not None and not all(s > 0 for s in action_std): raise ValueError(f"action_std must be > 0, got {list(action_std)}")
         if n_anchor not in (0, 1): raise ValueError(f"n_anchor must be 0 or 1 memory frame, got {n_anchor!r}")
         if not isinstance(frames_per_call, int) or frames_per_call < 1: raise ValueError(f"frames_per_call must be an int >= 1, got {frames_per_call!r}")
+        if n_track not in (0, 3): raise ValueError(f"n_track must be 0 or 3 (one track map per tabletop block: red, green, blue), got {n_track!r}")
         self.register_buffer('_a_mean', torch.tensor(action_mean or [0.0] * action_dim, dtype=torch.float32), persistent=False)
         self.register_buffer('_a_std', torch.tensor(action_std or [1.0] * action_dim, dtype=torch.float32), persistent=False)
         emb = block_out_channels[0] * 4
@@ -85,7 +94,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
         self.action_mlp = nn.Sequential(nn.Linear((n_ctx + frames_per_call - 1)*action_dim, emb), nn.SiLU(), nn.Linear(emb, emb))
         self.cond_mlp = nn.Sequential(nn.Linear(32 + 32 + emb, emb), nn.SiLU(), nn.Linear(emb, emb))
         if view_layout == 'views': self.view_emb = nn.Embedding(n_views, emb)
-        c = 3 * n_views if view_layout == 'channels' else 3
+        C = 3 + n_track; c = C * n_views if view_layout == 'channels' else C   # channels of a frame; of what the UNet sees per frame
         self.unet = UNet2DModel(sample_size=(size, unet_w), in_channels=c*(n_ctx+frames_per_call+n_anchor), out_channels=c*frames_per_call,
                                 block_out_channels=tuple(block_out_channels), layers_per_block=layers_per_block,
                                 down_block_types=('DownBlock2D',)*n, up_block_types=('UpBlock2D',)*n,
@@ -93,32 +102,32 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                                 norm_num_groups=norm_num_groups)
 
     def forward(self,
-                 x:Tensor,         # (B, 3k, H, W) preconditioned noisy next k frames (c_in · x_σ) on channels, W the canvas width
+                 x:Tensor,         # (B, Ck, H, W) preconditioned noisy next k frames (c_in · x_σ) on channels, W the canvas width, C = `frame_channels`
                  c_noise:Tensor,   # (B,) EDM noise conditioning, ¼·ln σ
-                 context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1] context frames (possibly noise-augmented)
+                 context:Tensor,   # (B, n_ctx, C, H, W) float in [-1, 1] context frames (possibly noise-augmented)
                  actions:Tensor,   # (B, n_ctx + k - 1, A) action taken at each context frame, then at each predicted frame but the last, the data's units
                  ctx_c_noise:Tensor, # (B,) ¼·ln(σ_ctx + σ_min) of the context noise augmentation
-                 anchor:Tensor|None=None, # (B, n_anchor, 3, H, W) float in [-1, 1] memory frame(s) (needed when n_anchor = 1)
-                )->Tensor:         # (B, 3k, H, W) raw network output F
+                 anchor:Tensor|None=None, # (B, n_anchor, C, H, W) float in [-1, 1] memory frame(s) (needed when n_anchor = 1)
+                )->Tensor:         # (B, Ck, H, W) raw network output F
         "Network forward pass; preconditioning lives in `edm_loss` / `sample_frames`."
         cfg = self.config; _check_inputs(cfg, context, actions, anchor)
-        B, V, H, Wc, k = x.shape[0], cfg.n_views, x.shape[-2], x.shape[-1], _k(cfg)
+        B, V, H, Wc, k, C = x.shape[0], cfg.n_views, x.shape[-2], x.shape[-1], _k(cfg), frame_channels(cfg)
         a = (actions - self._a_mean.to(actions)) / self._a_std.to(actions)
         emb = torch.cat([self.sigma_proj(c_noise.flatten()), self.ctx_sigma_proj(ctx_c_noise.flatten()),
                          self.action_mlp(a.flatten(1))], 1)                 # (B, 32 + 32 + E)
         cond = self.cond_mlp(emb)                                            # (B, E)
-        h = torch.cat([x.unflatten(1, (k, 3)), context] + ([anchor] if _na(cfg) else []), 1)   # (B, L = k+n_ctx+n_anchor, 3, H, Wc)
+        h = torch.cat([x.unflatten(1, (k, C)), context] + ([anchor] if _na(cfg) else []), 1)   # (B, L = k+n_ctx+n_anchor, C, H, Wc)
         if cfg.view_layout == 'tile':
             return self.unet(h.flatten(1, 2), torch.zeros(B, device=x.device), class_labels=cond).sample
-        views = h.unflatten(-1, (V, Wc // V))                               # (B, n_ctx+1, 3, H, V, W)
+        views = h.unflatten(-1, (V, Wc // V))                               # (B, L, C, H, V, W)
         if cfg.view_layout == 'channels':
-            hv = views.permute(0, 4, 1, 2, 3, 5).flatten(1, 3)              # (B, V L 3, H, W)
-            out = self.unet(hv, torch.zeros(B, device=x.device), class_labels=cond).sample   # (B, 3kV, H, W)
-            return out.unflatten(1, (V, 3 * k)).permute(0, 2, 3, 1, 4).flatten(-2)        # (B, 3k, H, V·W)
-        hv = views.permute(0, 4, 1, 2, 3, 5).flatten(0, 1).flatten(1, 2)    # (B·V, L 3, H, W)
+            hv = views.permute(0, 4, 1, 2, 3, 5).flatten(1, 3)              # (B, V L C, H, W)
+            out = self.unet(hv, torch.zeros(B, device=x.device), class_labels=cond).sample   # (B, CkV, H, W)
+            return out.unflatten(1, (V, C * k)).permute(0, 2, 3, 1, 4).flatten(-2)        # (B, Ck, H, V·W)
+        hv = views.permute(0, 4, 1, 2, 3, 5).flatten(0, 1).flatten(1, 2)    # (B·V, L C, H, W)
         cv = (cond[:, None] + self.view_emb.weight[None]).flatten(0, 1)     # (B·V, E)
-        out = self.unet(hv, torch.zeros(B * V, device=x.device), class_labels=cv).sample     # (B·V, 3k, H, W)
-        return out.unflatten(0, (B, V)).permute(0, 2, 3, 1, 4).flatten(-2)                 # (B, 3k, H, V·W)
+        out = self.unet(hv, torch.zeros(B * V, device=x.device), class_labels=cv).sample     # (B·V, Ck, H, W)
+        return out.unflatten(0, (B, V)).permute(0, 2, 3, 1, 4).flatten(-2)                 # (B, Ck, H, V·W)
 
 # %% ../../nbs/40_wm.model.ipynb #aaee12a0
 def frame_hw(cfg)->tuple: # (H, W) of the model's frame (canvas), px
@@ -127,20 +136,39 @@ def frame_hw(cfg)->tuple: # (H, W) of the model's frame (canvas), px
 
 def _k(cfg)->int: return getattr(cfg, 'frames_per_call', 1) or 1   # frames per call (configs saved before it: 1)
 def _na(cfg)->int: return getattr(cfg, 'n_anchor', 0) or 0            # memory frames (configs saved before it: 0)
+def frame_channels(cfg)->int: # C, channels of one of the model's frames: RGB, then `n_track` block track maps (configs saved before it: 3)
+    "Channels of a frame inside the model: 3 + `n_track`."
+    return 3 + (getattr(cfg, 'n_track', 0) or 0)
 def n_actions(cfg)->int: # actions one model call takes: one per context frame, then one per predicted frame but the last
     "Actions per call of a model with this config: `n_ctx + frames_per_call - 1`."
     return cfg.n_ctx + _k(cfg) - 1
 
+def with_tracks(model_or_cfg, # an `ActionVideoDenoiser` or its config
+                frames:Tensor, # (B, T, 3, H, W) float in [-1, 1] real RGB frames (canvases of the model's views); (B, T, C, H, W) passes through
+               )->Tensor:      # (B, T, C, H, W) float in [-1, 1]: the frames, then their block track maps (C = `frame_channels`)
+    """The frames as a model with block tracks takes them: each block's track read from the frames by colour, a hidden
+    block at its last seen position (`data.windows.block_tracks` without hindsight: all a rollout knows), rendered as
+    maps (`track_maps`). A model without tracks gets the frames unchanged. ValueError for frames of another channel count."""
+    cfg = getattr(model_or_cfg, 'config', model_or_cfg); C = frame_channels(cfg)
+    if frames.ndim != 5 or frames.shape[2] not in (3, C): raise ValueError(f"frames must be (B, T, 3 or {C}, H, W), got {tuple(frames.shape)}")
+    if frames.shape[2] == C: return frames
+    from playworld.data.windows import canvas_tracks, track_maps
+    V, (H, W) = getattr(cfg, 'n_views', 1) or 1, frames.shape[-2:]
+    u8 = ((frames.detach().float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(0, 1, 3, 4, 2).cpu().numpy()   # (B, T, H, W, 3)
+    maps = np.stack([track_maps(canvas_tracks(u, V, hindsight=False), H, W // V) for u in u8])                        # (B, T, M, H, W)
+    return torch.cat([frames, torch.from_numpy(maps).to(frames)], 2)
+
 def _check_inputs(cfg, context:Tensor, actions:Tensor, anchor:Tensor|None=None):
     "Raise a ValueError naming expected vs got when context/actions/memory frame do not fit the model's config."
     B, T, C, H, W = context.shape if context.ndim == 5 else (None,)*5
-    if context.ndim != 5 or (T, C, H, W) != (cfg.n_ctx, 3, *frame_hw(cfg)):
-        raise ValueError(f"context frames must be (B, {cfg.n_ctx}, 3, {', '.join(map(str, frame_hw(cfg)))}) for this model, got {tuple(context.shape)}")
+    if context.ndim != 5 or (T, C, H, W) != (cfg.n_ctx, frame_channels(cfg), *frame_hw(cfg)):
+        hint = ' (RGB then its block track maps: `with_tracks`)' if frame_channels(cfg) > 3 else ''
+        raise ValueError(f"context frames must be (B, {cfg.n_ctx}, {frame_channels(cfg)}, {', '.join(map(str, frame_hw(cfg)))}) for this model{hint}, got {tuple(context.shape)}")
     if actions.ndim != 3 or tuple(actions.shape[1:]) != (n_actions(cfg), cfg.action_dim) or actions.shape[0] != B:
         what = 'one action per context frame' + (f', then {_k(cfg) - 1} more for the {_k(cfg)} frames predicted' if _k(cfg) > 1 else '')
         raise ValueError(f"actions must be (B={B}, {n_actions(cfg)}, {cfg.action_dim}) ({what}), got {tuple(actions.shape)}")
     if not torch.isfinite(actions).all(): raise ValueError("actions contain NaN or inf")
-    want = (B, _na(cfg), 3, *frame_hw(cfg))
+    want = (B, _na(cfg), frame_channels(cfg), *frame_hw(cfg))
     if _na(cfg) and (anchor is None or tuple(anchor.shape) != want):
         raise ValueError(f"this model reads a memory frame: anchor must be {want}, got {None if anchor is None else tuple(anchor.shape)}")
     if not _na(cfg) and anchor is not None: raise ValueError("this model has no memory frame (n_anchor = 0): pass anchor=None")
@@ -216,10 +244,10 @@ def loss_weights(target:Tensor, # (B, k, 3, H, W) float in [-1, 1], the real nex
 
 def edm_loss(model:ActionVideoDenoiser,
              sched:EDMEulerScheduler, # from `make_scheduler(model.config)`
-             context:Tensor,  # (B, n_ctx, 3, H, W) float in [-1, 1]
+             context:Tensor,  # (B, n_ctx, C, H, W) float in [-1, 1], C = `frame_channels` (RGB, then block track maps)
              actions:Tensor,  # (B, n_ctx + k - 1, A) (`n_actions`)
-             target:Tensor,   # (B, k, 3, H, W) float in [-1, 1], the real next k frames ((B, 3, H, W) when k = 1)
-             anchor:Tensor|None=None, # (B, 1, 3, H, W) float in [-1, 1] memory frame, for a model with n_anchor = 1
+             target:Tensor,   # (B, k, C, H, W) float in [-1, 1], the real next k frames ((B, C, H, W) when k = 1)
+             anchor:Tensor|None=None, # (B, 1, C, H, W) float in [-1, 1] memory frame, for a model with n_anchor = 1
              motion_weight:float=0.0, # extra loss weight on pixels that change: weight 1 + motion_weight where |target − last context| > 0.05
              object_weight:float=0.0, # extra loss weight on the blocks' pixels (`block_mask` of the target or the last context frame)
              object_on_pred:bool=False, # also weight where the model's own denoised frame shows a block (`loss_weights`)
@@ -229,11 +257,12 @@ def edm_loss(model:ActionVideoDenoiser,
     the few pixels a contact lives in, which a plain mean over a mostly static canvas under-weights. With `object_weight`
     > 0 the pixels where a block is, in the target or in the last context frame, get 1 + object_weight (added to the
     motion weight): a block is 40–130 px of a 64-px view and moves about a pixel per frame, so in a plain mean leaving it
-    behind costs almost nothing, step by step. The weights are `loss_weights`."""
+    behind costs almost nothing, step by step. The weights are `loss_weights`, read from the RGB channels; a model with
+    block tracks is scored on its track maps like on its pixels."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
     if target.ndim == 4: target = target[:, None]                                    # (B, k, 3, H, W)
     x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, 3, H, W)
-    x0 = x0.flatten(1, 2)                                                            # (B, 3k, H, W)
+    x0 = x0.flatten(1, 2)                                                            # (B, Ck, H, W)
     sigma = torch.exp(cfg.p_mean + cfg.p_std * torch.randn(B, device=x0.device))   # (B,)
     s = sigma.view(B, 1, 1, 1)
     x_noisy = x0 + s * torch.randn_like(x0)
@@ -243,20 +272,20 @@ def edm_loss(model:ActionVideoDenoiser,
     weight = (s**2 + cfg.sigma_data**2) / (s * cfg.sigma_data)**2                     # λ(σ)
     err = (D - x0)**2
     if motion_weight or object_weight:
-        k = target.shape[1]; pred = D.detach().unflatten(1, (k, 3))               # (B, k, 3, H, W): the model's denoised frames
-        pred = pred + context[:, -1:] if cfg.predict_residual else pred
-        err = err * loss_weights(target, context[:, -1:], pred if object_on_pred else None, motion_weight, object_weight).expand_as(target).flatten(1, 2)
+        k = target.shape[1]; pred = D.detach().unflatten(1, (k, target.shape[2]))  # (B, k, C, H, W): the model's denoised frames
+        pred = (pred + context[:, -1:] if cfg.predict_residual else pred)[:, :, :3]
+        err = err * loss_weights(target[:, :, :3], context[:, -1:, :3], pred if object_on_pred else None, motion_weight, object_weight).expand_as(target).flatten(1, 2)
     return (weight * err).mean()
 
 # %% ../../nbs/40_wm.model.ipynb #61b0ad6e
 @torch.no_grad()
 def sample_frames(model:ActionVideoDenoiser,
-                  context:Tensor,      # (B, n_ctx, 3, H, W) float in [-1, 1]
+                  context:Tensor,      # (B, n_ctx, C, H, W) float in [-1, 1], C = `frame_channels` (a model with block tracks: `with_tracks`)
                   actions:Tensor,      # (B, n_ctx + k - 1, A) (`n_actions`): the last k rows drive the k predicted frames
                   n_steps:int|None=None, # Euler steps (None: the model's `n_sampling_steps`)
                   generator:torch.Generator|None=None, # for reproducible noise
-                  anchor:Tensor|None=None, # (B, 1, 3, H, W) float in [-1, 1] memory frame of a model with n_anchor = 1
-                 )->Tensor:            # (B, k, 3, H, W) float in [-1, 1], the k = `frames_per_call` predicted frames
+                  anchor:Tensor|None=None, # (B, 1, C, H, W) float in [-1, 1] memory frame of a model with n_anchor = 1
+                 )->Tensor:            # (B, k, C, H, W) float in [-1, 1], the k = `frames_per_call` predicted frames (and their track maps)
     "Sample the next k frames by reverse diffusion (EDM Euler, DIAMOND-style few steps)."
     cfg = model.config; B, k = context.shape[0], _k(cfg)
     _check_inputs(cfg, context, actions, anchor)
@@ -264,23 +293,23 @@ def sample_frames(model:ActionVideoDenoiser,
     if n_steps < 1: raise ValueError(f"n_steps must be >= 1, got {n_steps}")
     sched = make_scheduler(cfg); sched.set_timesteps(n_steps, device=context.device)
     dtype = next(model.parameters()).dtype
-    last = context[:, -1]                                                           # (B, 3, H, W)
-    x = torch.randn((B, 3 * k, *last.shape[-2:]), generator=generator, device=context.device) * sched.init_noise_sigma
+    last = context[:, -1]; C = last.shape[1]                                        # (B, C, H, W)
+    x = torch.randn((B, C * k, *last.shape[-2:]), generator=generator, device=context.device) * sched.init_noise_sigma
     ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
     anc = None if anchor is None else anchor.to(dtype)
     for t in sched.timesteps:
         F = model(sched.scale_model_input(x, t).to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
         x = sched.step(F.float(), t, x).prev_sample
-    x = x.unflatten(1, (k, 3))                                                      # (B, k, 3, H, W)
+    x = x.unflatten(1, (k, C))                                                      # (B, k, C, H, W)
     return (last[:, None] + x if cfg.predict_residual else x).clamp(-1, 1)
 
 def sample_next(model:ActionVideoDenoiser,
-                context:Tensor,      # (B, n_ctx, 3, H, W) float in [-1, 1]
+                context:Tensor,      # (B, n_ctx, C, H, W) float in [-1, 1]
                 actions:Tensor,      # (B, n_ctx, A), the last row drives the predicted frame
                 n_steps:int|None=None, # Euler steps (None: the model's `n_sampling_steps`)
                 generator:torch.Generator|None=None, # for reproducible noise
-                anchor:Tensor|None=None, # (B, 1, 3, H, W) memory frame of a model with n_anchor = 1
-               )->Tensor:            # (B, 3, H, W) float in [-1, 1], the predicted next frame
+                anchor:Tensor|None=None, # (B, 1, C, H, W) memory frame of a model with n_anchor = 1
+               )->Tensor:            # (B, C, H, W) float in [-1, 1], the predicted next frame
     "Sample the next frame of a one-frame-per-call model (`sample_frames`; ValueError for frames_per_call > 1)."
     if _k(model.config) != 1: raise ValueError(f"this model predicts {_k(model.config)} frames per call: use sample_frames")
     return sample_frames(model, context, actions, n_steps, generator, anchor)[:, 0]
@@ -288,24 +317,27 @@ def sample_next(model:ActionVideoDenoiser,
 # %% ../../nbs/40_wm.model.ipynb #6a53ea93
 @torch.no_grad()
 def rollout(model:ActionVideoDenoiser,
-            context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1], real context frames
+            context:Tensor,   # (B, n_ctx, 3, H, W) float in [-1, 1], real context frames (or (B, n_ctx, C, H, W) with their block track maps)
             actions:Tensor,   # (B, n_ctx - 1 + T, A): actions of the context frames, then one per predicted frame
             n_steps:int|None=None, # Euler steps per call
             generator:torch.Generator|None=None,
-            anchor:Tensor|None=None, # (B, 1, 3, H, W) memory frame (None: the first context frame, for a model with n_anchor = 1)
-           )->Tensor:         # (B, T, 3, H, W) float in [-1, 1], the T predicted frames
+            anchor:Tensor|None=None, # (B, 1, 3 or C, H, W) memory frame (None: the first context frame, for a model with n_anchor = 1)
+           )->Tensor:         # (B, T, 3, H, W) float in [-1, 1], the T predicted frames (RGB)
     """Autoregressive open-loop rollout: predict k = `frames_per_call` frames, append them to the context, slide the
-    window. When fewer than k actions remain, the last is repeated to fill the call and only the frames asked for are kept."""
+    window. When fewer than k actions remain, the last is repeated to fill the call and only the frames asked for are kept.
+    A model with block tracks starts from the tracks of the context frames (`with_tracks`) and carries its predicted
+    tracks along; only the RGB frames are returned."""
     cfg = model.config; n, k = cfg.n_ctx, _k(cfg)
     if actions.ndim != 3 or actions.shape[1] < n: raise ValueError(f"actions must be (B, >= {n}, A), got {tuple(actions.shape)}")
-    if _na(cfg) and anchor is None: anchor = context[:, :1]
+    context = with_tracks(cfg, context)                                               # (B, n_ctx, C, H, W)
+    if _na(cfg): anchor = context[:, :1] if anchor is None else with_tracks(cfg, anchor)
     T = actions.shape[1] - n + 1
     pad = actions[:, -1:].expand(-1, k - 1, -1)                                       # (B, k - 1, A) repeats of the last action
     acts = torch.cat([actions, pad], 1)
     frames, out, t = context, [], 0
     while t < T:
-        nxt = sample_frames(model, frames[:, -n:], acts[:, t:t + n + k - 1], n_steps, generator, anchor)[:, :T - t]   # (B, ≤ k, 3, H, W)
-        out.append(nxt); frames = torch.cat([frames, nxt], 1)[:, -n:]; t += nxt.shape[1]
+        nxt = sample_frames(model, frames[:, -n:], acts[:, t:t + n + k - 1], n_steps, generator, anchor)[:, :T - t]   # (B, ≤ k, C, H, W)
+        out.append(nxt[:, :, :3]); frames = torch.cat([frames, nxt], 1)[:, -n:]; t += nxt.shape[1]
     return torch.cat(out, 1)
 
 # %% ../../nbs/40_wm.model.ipynb #398bc60c
@@ -373,13 +405,13 @@ def widen_views(model:ActionVideoDenoiser, # a one-camera world model (n_views =
 
 
 # %% ../../nbs/40_wm.model.ipynb #30bb4cd4
-GROW_KEYS = ('n_anchor', 'frames_per_call', 'view_layout')   # architecture keys a fine-tune may change (`grow_model` carries the weights over)
+GROW_KEYS = ('n_anchor', 'frames_per_call', 'view_layout', 'n_track')   # architecture keys a fine-tune may change (`grow_model` carries the weights over)
 
 def _slots(cfg)->list: # names of the UNet's input frames, in channel order: noisy x0..x(k-1), context c0..c(n-1), memory m0
     return [f'x{j}' for j in range(_k(cfg))] + [f'c{j}' for j in range(cfg.n_ctx)] + [f'm{j}' for j in range(_na(cfg))]
 
 def grow_model(model:ActionVideoDenoiser, # a trained world model ('tile' or 'views' layout)
-               **changes,                 # new values of `GROW_KEYS`: n_anchor (0/1), frames_per_call (k), view_layout ('views' -> 'tile' or back)
+               **changes,                 # new values of `GROW_KEYS`: n_anchor (0/1), frames_per_call (k), view_layout ('views' -> 'tile' or back), n_track (0/3)
               )->ActionVideoDenoiser:     # a model with the new architecture, every weight that keeps its meaning copied
     """Start a model with a memory frame, k frames per call or another multi-view layout from a trained one, so that
     every lever of a study starts from the same checkpoint. The UNet's input convolution keeps its weights for the noisy
@@ -387,7 +419,9 @@ def grow_model(model:ActionVideoDenoiser, # a trained world model ('tile' or 'vi
     frame added the model predicts exactly as before (Net2Net's function-preserving growth, Chen et al. 2016). Each of the
     k output frames starts from the old next-frame output, the action embedding keeps its weights for the context actions
     and gives the k − 1 new ones zero weights. 'views' → 'tile' keeps the shared UNet (the views then meet through its
-    receptive field) and drops the view embedding. ValueError for a key outside `GROW_KEYS`, a 'channels' layout (its
+    receptive field) and drops the view embedding. Block track maps added to every frame (`n_track`) get zero input
+    weights and zero outputs, so the grown model paints exactly as before and predicts each track unchanged (a residual
+    of 0) until it learns them. ValueError for a key outside `GROW_KEYS`, a 'channels' layout (its
     channel order mixes the views), or a new model that cannot hold the old weights."""
     bad = [k for k in changes if k not in GROW_KEYS]
     if bad: raise ValueError(f"grow_model changes {bad}: expected some of {GROW_KEYS}")
@@ -396,15 +430,17 @@ def grow_model(model:ActionVideoDenoiser, # a trained world model ('tile' or 'vi
     cfg.update(changes); new = ActionVideoDenoiser(**cfg)
     src, dst = model.state_dict(), new.state_dict()
     so, sn = _slots(old), _slots(new.config); ko, kn = _k(old), _k(new.config); A = old.action_dim
+    Co, Cn = frame_channels(old), frame_channels(new.config); c = min(Co, Cn)   # channels per frame; those both have (RGB first)
     for key, w in dst.items():
         if key not in src: continue                                      # a new view embedding stays as initialised (zero below)
         s = src[key]
-        if key == 'unet.conv_in.weight':                                 # (C_out, 3 · slots, 3, 3)
+        if key == 'unet.conv_in.weight':                                 # (C_out, C · slots, 3, 3)
             w.zero_()
             for j, name in enumerate(sn):
-                if name in so: w[:, 3*j:3*j+3] = s[:, 3*so.index(name):3*so.index(name)+3]
-        elif key in ('unet.conv_out.weight', 'unet.conv_out.bias'):      # (3k, ...): frame j from the old frame min(j, k_old − 1)
-            for j in range(kn): w[3*j:3*j+3] = s[3*min(j, ko-1):3*min(j, ko-1)+3]
+                if name in so: w[:, Cn*j:Cn*j+c] = s[:, Co*so.index(name):Co*so.index(name)+c]
+        elif key in ('unet.conv_out.weight', 'unet.conv_out.bias'):      # (Ck, ...): frame j from the old frame min(j, k_old − 1)
+            w.zero_()
+            for j in range(kn): w[Cn*j:Cn*j+c] = s[Co*min(j, ko-1):Co*min(j, ko-1)+c]
         elif key == 'action_mlp.0.weight':                               # (E, (n_ctx + k − 1) · A)
             w.zero_(); m = min(w.shape[1], s.shape[1]); w[:, :m] = s[:, :m]
         elif w.shape == s.shape: w.copy_(s)

@@ -74,7 +74,7 @@ def estimate_sigma_data(ds:Dataset,            # yields dicts with 'context' (n_
     xs = []
     for i in idx:
         w = ds[int(i)]
-        xs.append(w['target'][0] - w['context'][-1] if predict_residual else w['target'][0])
+        xs.append(w['target'][0, :3] - w['context'][-1, :3] if predict_residual else w['target'][0, :3])   # RGB: block track maps, if any, are not what σ_data describes
     return max(float(torch.stack(xs).std()), 0.05)
 
 # %% ../../nbs/41_wm.train.ipynb #7fe5230a
@@ -332,7 +332,8 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     dflt = {k: d for k, (_, d) in model_keys().items()}
     k = mk.get('frames_per_call', dflt['frames_per_call'])   # windows of k target frames ((chunks + 1)·k with self-forcing: up to chunks·k predicted, k trained on)
     ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=k * (1 + tcfg.self_forcing_chunks if tcfg.self_forcing else 1), cameras=keys,
-                       augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter, anchor=mk.get('n_anchor', dflt['n_anchor']) > 0)
+                       augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter, anchor=mk.get('n_anchor', dflt['n_anchor']) > 0,
+                       track=mk.get('n_track', dflt['n_track']) > 0)
     H, W = ds.frames.shape[-2:]
     a = ds.actions.numpy().astype(np.float64)
     norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
