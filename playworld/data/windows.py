@@ -13,49 +13,23 @@ from ..core import Episode, tile_views, split_views
 from .events import held_frames
 
 # %% auto #0
-__all__ = ['TRACK_SIGMA', 'block_tracks', 'track_maps', 'canvas_tracks', 'WindowDataset', 'split_episodes']
+__all__ = ['TRACK_SIGMA', 'track_maps', 'WindowDataset', 'split_episodes']
 
 # %% ../../nbs/22_data.windows.ipynb #833ca860
 TRACK_SIGMA = 2.5   # px, std of a block's bump in its track map (a block is 40–130 px of a 64-px view: a radius of 4–6 px)
-
-def block_tracks(frames:np.ndarray,    # (T, H, W, 3) uint8 frames of one camera
-                 hindsight:bool=True,  # True: a hidden block's position interpolated between the frames that see it (held at the ends), for training labels; False: its last seen position (what a rollout knows)
-                 min_px:int=10,        # mask pixels from which a block counts as seen (`block_track`'s threshold)
-                )->np.ndarray:         # (T, M, 2) float32 (y, x) px of each of the M = 3 blocks ('red', 'green', 'blue'), NaN where unknown
-    """Each tabletop block's position in every frame of one camera, by its colour-mask centroid (`block_pixels`); a
-    block never seen stays NaN, and without hindsight so does every frame before it is first seen."""
-    from playworld.envs.tabletop import BLOCKS
-    from playworld.eval.horizon import block_pixels   # the survival metric's centroid (lazy: the eval package imports the judge)
-    frames = np.asarray(frames)
-    if frames.ndim != 4 or frames.shape[-1] != 3 or frames.dtype != np.uint8: raise ValueError(f"frames must be (T, H, W, 3) uint8, got {frames.shape} {frames.dtype}")
-    T = len(frames); t = np.arange(T); out = np.full((T, len(BLOCKS), 2), np.nan, np.float32)
-    for j, b in enumerate(BLOCKS):
-        n, yx = block_pixels(frames, b); seen = n >= min_px
-        if not seen.any(): continue
-        if hindsight: out[:, j] = np.stack([np.interp(t, t[seen], yx[seen, a]) for a in (0, 1)], 1)   # linear inside a gap, held at the ends
-        else:
-            last = np.maximum.accumulate(np.where(seen, t, -1))                 # (T,) index of the last frame that saw it, -1: none yet
-            out[last >= 0, j] = yx[last[last >= 0]]
-    return out
 
 def track_maps(yx:np.ndarray,        # (..., V, M, 2) float (y, x) px of M blocks in each of V views, NaN: unknown
                H:int, W:int,         # view height and width, px
                sigma:float=TRACK_SIGMA, # bump std, px
               )->np.ndarray:         # (..., M, H, V·W) float32 in [-1, 1]: per block a bump of 1 at its position on −1, the views side by side
-    "Render block tracks as maps on the model's canvas; an unknown position leaves its map at −1 (no block)."
+    """Render block tracks as maps on the model's canvas, one Gaussian bump per object and map (the object heatmaps of
+    CenterNet, Zhou et al. 2019, "Objects as Points"); an unknown position leaves its map at −1 (no block)."""
     yx = np.asarray(yx, np.float32)
     if yx.ndim < 3 or yx.shape[-1] != 2: raise ValueError(f"yx must be (..., V, M, 2), got {yx.shape}")
     d2 = (np.arange(H, dtype=np.float32)[:, None] - yx[..., 0, None, None])**2 + (np.arange(W, dtype=np.float32) - yx[..., 1, None, None])**2   # (..., V, M, H, W)
     m = np.nan_to_num(2 * np.exp(-d2 / (2 * sigma**2)) - 1, nan=-1.0)
     return np.concatenate(np.moveaxis(m, -4, 0), -1).astype(np.float32)    # views left to right on the width
 
-def canvas_tracks(canvas:np.ndarray, # (T, H, V·W, 3) uint8 frames of a V-view canvas (views side by side)
-                  n_views:int,       # V
-                  hindsight:bool=True, # see `block_tracks`
-                 )->np.ndarray:      # (T, V, M, 2) float32 (y, x) px, each view's own pixel frame
-    "`block_tracks` of every view of a canvas."
-    from playworld.core import split_views
-    return np.stack([block_tracks(v, hindsight) for v in split_views(np.asarray(canvas), n_views)], 1)
 
 # %% ../../nbs/22_data.windows.ipynb #afed9da6
 class WindowDataset(Dataset):
@@ -67,13 +41,13 @@ class WindowDataset(Dataset):
                  augment_shift:int=0,    # random translation of each window, up to this many px per axis and view (0: none)
                  augment_jitter:float=0.0, # random brightness, contrast and saturation factors in [1 - j, 1 + j] per window (0: none)
                  anchor:bool=False,      # also give a memory frame: a frame of the same episode drawn uniformly from its start to the window's start
-                 track:bool=False,       # append each frame's block track maps (M = 3 channels after RGB, `track_maps` of hindsight `block_tracks`)
+                 tracks:list|None=None,  # per episode (T, V, M, 2) block positions per view (`wm.model.canvas_tracks`): each frame's M track maps follow its RGB (`track_maps`)
                 ):
         if int(n_ctx) != n_ctx or n_ctx < 1: raise ValueError(f"n_ctx must be an int >= 1, got {n_ctx!r}")
         if int(augment_shift) != augment_shift or augment_shift < 0: raise ValueError(f"augment_shift must be an int >= 0, got {augment_shift!r}")
         if not 0 <= augment_jitter < 1: raise ValueError(f"augment_jitter must be in [0, 1), got {augment_jitter!r}")
-        self.shift, self.jitter, self.anchor, self.track = int(augment_shift), float(augment_jitter), bool(anchor), bool(track)
-        if self.track and self.shift: raise ValueError(f"track=True with augment_shift={augment_shift}: a shifted frame no longer matches its block tracks (use one or the other)")
+        self.shift, self.jitter, self.anchor, self.track = int(augment_shift), float(augment_jitter), bool(anchor), tracks is not None
+        if self.track and self.shift: raise ValueError(f"tracks with augment_shift={augment_shift}: a shifted frame no longer matches its block tracks (use one or the other)")
         self.n_views = len(cameras) if cameras else 1
         if int(horizon) != horizon or horizon < 1: raise ValueError(f"horizon must be an int >= 1, got {horizon!r}")
         self.n_ctx, self.horizon = int(n_ctx), int(horizon); L = self.n_ctx + self.horizon
@@ -101,7 +75,9 @@ class WindowDataset(Dataset):
         self._start = np.concatenate([off[k] + np.arange(len(e) - L + 1) for k, e in enumerate(kept)])  # (M,) global row
         self._ep0 = np.concatenate([np.full(len(e) - L + 1, off[k]) for k, e in enumerate(kept)])    # (M,) global row of the episode's first frame
         if self.track:   # (N, V, M, 2) each frame's block positions per view, rendered per window (a map per frame would be M× the frames' memory, in float)
-            self._tracks = np.concatenate([canvas_tracks(e.frames, self.n_views) for e in kept])
+            if len(tracks) != len(eps) or any(np.shape(tracks[i])[:2] != (len(eps[i]), self.n_views) or np.shape(tracks[i])[-1] != 2 for i in self.episode_ids):
+                raise ValueError(f"tracks must hold one (T, V={self.n_views}, M, 2) array per episode ({len(eps)}), got shapes {[np.shape(t) for t in tracks][:5]}")
+            self._tracks = np.concatenate([np.asarray(tracks[i], np.float32) for i in self.episode_ids])
         self.held = np.concatenate([held_frames(e)[np.arange(len(e) - L + 1)[:, None] + np.arange(self.n_ctx, L)].any(1)
                                     for e in kept])   # (M,) bool: a target frame of the window shows a block in the gripper (`held_frames`)
 
@@ -110,7 +86,7 @@ class WindowDataset(Dataset):
     def __getitem__(self, i:int)->dict:
         """Window `i`: context (n_ctx, C, H, W), actions (n_ctx+horizon-1, A), target (horizon, C, H, W); floats in [-1, 1];
         with `anchor`, also anchor (1, C, H, W): the memory frame, drawn with torch's (seeded) RNG, augmented like the window.
-        C = 3 (RGB), or 3 + M with `track`: each frame's block track maps after its RGB channels."""
+        C = 3 (RGB), or 3 + M with `tracks`: each frame's block track maps after its RGB channels."""
         s = int(self._start[i]); n, L = self.n_ctx, self.n_ctx + self.horizon
         rows = np.arange(s, s + L)
         if self.anchor: rows = np.r_[int(self._ep0[i]) + torch.randint(0, s - int(self._ep0[i]) + 1, (1,)).item(), rows]

@@ -15,8 +15,9 @@ from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
 __all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'frame_channels', 'n_actions', 'with_tracks',
-           'model_episode', 'make_scheduler', 'block_mask', 'loss_weights', 'edm_loss', 'sample_frames', 'sample_next',
-           'rollout', 'moving_square_batch', 'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
+           'block_tracks', 'canvas_tracks', 'model_episode', 'make_scheduler', 'block_mask', 'loss_weights', 'edm_loss',
+           'sample_frames', 'sample_next', 'rollout', 'moving_square_batch', 'load_world_model', 'widen_views',
+           'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -152,7 +153,7 @@ def with_tracks(model_or_cfg, # an `ActionVideoDenoiser` or its config
     cfg = getattr(model_or_cfg, 'config', model_or_cfg); C = frame_channels(cfg)
     if frames.ndim != 5 or frames.shape[2] not in (3, C): raise ValueError(f"frames must be (B, T, 3 or {C}, H, W), got {tuple(frames.shape)}")
     if frames.shape[2] == C: return frames
-    from playworld.data.windows import canvas_tracks, track_maps
+    from playworld.data.windows import track_maps
     V, (H, W) = getattr(cfg, 'n_views', 1) or 1, frames.shape[-2:]
     u8 = ((frames.detach().float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(0, 1, 3, 4, 2).cpu().numpy()   # (B, T, H, W, 3)
     maps = np.stack([track_maps(canvas_tracks(u, V, hindsight=False), H, W // V) for u in u8])                        # (B, T, M, H, W)
@@ -172,6 +173,39 @@ def _check_inputs(cfg, context:Tensor, actions:Tensor, anchor:Tensor|None=None):
     if _na(cfg) and (anchor is None or tuple(anchor.shape) != want):
         raise ValueError(f"this model reads a memory frame: anchor must be {want}, got {None if anchor is None else tuple(anchor.shape)}")
     if not _na(cfg) and anchor is not None: raise ValueError("this model has no memory frame (n_anchor = 0): pass anchor=None")
+
+# %% ../../nbs/40_wm.model.ipynb #3ae5c28b
+def block_tracks(frames:np.ndarray,    # (T, H, W, 3) uint8 frames of one camera
+                 hindsight:bool=True,  # True: a hidden block's position interpolated between the frames that see it (held at the ends), for training labels; False: its last seen position (what a rollout knows)
+                 min_px:int=10,        # mask pixels from which a block counts as seen (`block_track`'s threshold)
+                )->np.ndarray:         # (T, M, 2) float32 (y, x) px of each of the M = 3 blocks ('red', 'green', 'blue'), NaN where unknown
+    """Each tabletop block's position in every frame of one camera, by its colour-mask centroid (`colour_masks`, the
+    masks the judge and the survival metric read); a block never seen stays NaN, and without hindsight so does every
+    frame before it is first seen."""
+    from playworld.envs.tabletop import BLOCKS, colour_masks   # lazy: mujoco is not needed to build a model
+    frames = np.asarray(frames)
+    if frames.ndim != 4 or frames.shape[-1] != 3 or frames.dtype != np.uint8: raise ValueError(f"frames must be (T, H, W, 3) uint8, got {frames.shape} {frames.dtype}")
+    T = len(frames); t = np.arange(T); out = np.full((T, len(BLOCKS), 2), np.nan, np.float32)
+    masks = colour_masks(frames); H, W = frames.shape[1:3]
+    for j, b in enumerate(BLOCKS):
+        m = masks[b]; n = m.sum((1, 2)); seen = n >= min_px                  # (T,) mask px
+        with np.errstate(invalid='ignore', divide='ignore'): yx = np.stack([m.sum(2) @ np.arange(H), m.sum(1) @ np.arange(W)], 1) / n[:, None]   # (T, 2) centroid, NaN when empty
+        if not seen.any(): continue
+        if hindsight: out[:, j] = np.stack([np.interp(t, t[seen], yx[seen, a]) for a in (0, 1)], 1)   # linear inside a gap, held at the ends
+        else:
+            last = np.maximum.accumulate(np.where(seen, t, -1))                 # (T,) index of the last frame that saw it, -1: none yet
+            out[last >= 0, j] = yx[last[last >= 0]]
+    return out
+
+
+def canvas_tracks(canvas:np.ndarray, # (T, H, V·W, 3) uint8 frames of a V-view canvas (views side by side)
+                  n_views:int,       # V
+                  hindsight:bool=True, # see `block_tracks`
+                 )->np.ndarray:      # (T, V, M, 2) float32 (y, x) px, each view's own pixel frame
+    "`block_tracks` of every view of a canvas."
+    from playworld.core import split_views
+    return np.stack([block_tracks(v, hindsight) for v in split_views(np.asarray(canvas), n_views)], 1)
+
 
 # %% ../../nbs/40_wm.model.ipynb #07c89438
 def model_episode(ep,            # an `Episode` with (at least) the model's cameras
@@ -260,8 +294,8 @@ def edm_loss(model:ActionVideoDenoiser,
     behind costs almost nothing, step by step. The weights are `loss_weights`, read from the RGB channels; a model with
     block tracks is scored on its track maps like on its pixels."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
-    if target.ndim == 4: target = target[:, None]                                    # (B, k, 3, H, W)
-    x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, 3, H, W)
+    if target.ndim == 4: target = target[:, None]                                    # (B, k, C, H, W)
+    x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, C, H, W)
     x0 = x0.flatten(1, 2)                                                            # (B, Ck, H, W)
     sigma = torch.exp(cfg.p_mean + cfg.p_std * torch.randn(B, device=x0.device))   # (B,)
     s = sigma.view(B, 1, 1, 1)
