@@ -148,7 +148,7 @@ def with_tracks(model_or_cfg, # an `ActionVideoDenoiser` or its config
                 frames:Tensor, # (B, T, 3, H, W) float in [-1, 1] real RGB frames (canvases of the model's views); (B, T, C, H, W) passes through
                )->Tensor:      # (B, T, C, H, W) float in [-1, 1]: the frames, then their block track maps (C = `frame_channels`)
     """The frames as a model with block tracks takes them: each block's track read from the frames by colour, a hidden
-    block at its last seen position (`data.windows.block_tracks` without hindsight: all a rollout knows), rendered as
+    block at its last seen position (`block_tracks` without hindsight: all a rollout knows), rendered as
     maps (`track_maps`). A model without tracks gets the frames unchanged. ValueError for frames of another channel count."""
     cfg = getattr(model_or_cfg, 'config', model_or_cfg); C = frame_channels(cfg)
     if frames.ndim != 5 or frames.shape[2] not in (3, C): raise ValueError(f"frames must be (B, T, 3 or {C}, H, W), got {tuple(frames.shape)}")
