@@ -1580,6 +1580,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'playworld.wm.model.load_world_model': ('wm.model.html#load_world_model', 'playworld/wm/model.py'),
                                     'playworld.wm.model.loss_weights': ('wm.model.html#loss_weights', 'playworld/wm/model.py'),
                                     'playworld.wm.model.make_scheduler': ('wm.model.html#make_scheduler', 'playworld/wm/model.py'),
+                                    'playworld.wm.model.mask_centroids': ('wm.model.html#mask_centroids', 'playworld/wm/model.py'),
                                     'playworld.wm.model.model_episode': ('wm.model.html#model_episode', 'playworld/wm/model.py'),
                                     'playworld.wm.model.moving_square_batch': ( 'wm.model.html#moving_square_batch',
                                                                                 'playworld/wm/model.py'),

@@ -23,11 +23,8 @@ def block_pixels(frames:np.ndarray, # (T, H, W, 3) uint8 frames of one camera
                 )->tuple:           # count (T,) int px, centroid (T, 2) float (y, x) px (pixel (0, 0)'s centre at 0, 0), NaN for an empty mask
     "The block's colour-mask size and centroid in each frame (`colour_masks`); ValueError for an unknown block."
     if block not in BLOCKS: raise ValueError(f"block {block!r}: expected one of {list(BLOCKS)}")
-    m = colour_masks(np.asarray(frames))[block]                             # (T, H, W) bool
-    T, H, W = m.shape; n = m.sum((1, 2))                                    # (T,) px
-    with np.errstate(invalid='ignore', divide='ignore'):                    # 0 / 0 = NaN: no block
-        yx = np.stack([m.sum(2) @ np.arange(H), m.sum(1) @ np.arange(W)], 1) / n[:, None]   # (T, 2) mean row, column
-    return n.astype(int), yx.astype(float)
+    from playworld.wm.model import mask_centroids   # the world model's block tracks read the same centroid
+    return mask_centroids(colour_masks(np.asarray(frames))[block])
 
 # %% ../../nbs/55_eval.horizon.ipynb #6a1fa01d
 def block_track(real:np.ndarray,  # (T, H, W, 3) uint8 real frames of one camera of one attempt

@@ -15,9 +15,9 @@ from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
 __all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'frame_channels', 'n_actions', 'with_tracks',
-           'block_tracks', 'canvas_tracks', 'model_episode', 'make_scheduler', 'block_mask', 'loss_weights', 'edm_loss',
-           'sample_frames', 'sample_next', 'rollout', 'moving_square_batch', 'load_world_model', 'widen_views',
-           'grow_model', 'wm_cameras']
+           'mask_centroids', 'block_tracks', 'canvas_tracks', 'model_episode', 'make_scheduler', 'block_mask',
+           'loss_weights', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
+           'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
@@ -175,6 +175,14 @@ def _check_inputs(cfg, context:Tensor, actions:Tensor, anchor:Tensor|None=None):
     if not _na(cfg) and anchor is not None: raise ValueError("this model has no memory frame (n_anchor = 0): pass anchor=None")
 
 # %% ../../nbs/40_wm.model.ipynb #3ae5c28b
+def mask_centroids(m:np.ndarray # (T, H, W) bool masks
+                  )->tuple:       # count (T,) int px, centroid (T, 2) float (y, x) px (pixel (0, 0)'s centre at 0, 0), NaN for an empty mask
+    "Pixel count and centroid of each mask: where a colour mask (`colour_masks`) puts its object."
+    m = np.asarray(m); T, H, W = m.shape; n = m.sum((1, 2))
+    with np.errstate(invalid='ignore', divide='ignore'):                    # 0 / 0 = NaN: no object
+        yx = np.stack([m.sum(2) @ np.arange(H), m.sum(1) @ np.arange(W)], 1) / n[:, None]   # (T, 2) mean row, column
+    return n.astype(int), yx.astype(float)
+
 def block_tracks(frames:np.ndarray,    # (T, H, W, 3) uint8 frames of one camera
                  hindsight:bool=True,  # True: a hidden block's position interpolated between the frames that see it (held at the ends), for training labels; False: its last seen position (what a rollout knows)
                  min_px:int=10,        # mask pixels from which a block counts as seen (`block_track`'s threshold)
@@ -186,10 +194,9 @@ def block_tracks(frames:np.ndarray,    # (T, H, W, 3) uint8 frames of one camera
     frames = np.asarray(frames)
     if frames.ndim != 4 or frames.shape[-1] != 3 or frames.dtype != np.uint8: raise ValueError(f"frames must be (T, H, W, 3) uint8, got {frames.shape} {frames.dtype}")
     T = len(frames); t = np.arange(T); out = np.full((T, len(BLOCKS), 2), np.nan, np.float32)
-    masks = colour_masks(frames); H, W = frames.shape[1:3]
+    masks = colour_masks(frames)
     for j, b in enumerate(BLOCKS):
-        m = masks[b]; n = m.sum((1, 2)); seen = n >= min_px                  # (T,) mask px
-        with np.errstate(invalid='ignore', divide='ignore'): yx = np.stack([m.sum(2) @ np.arange(H), m.sum(1) @ np.arange(W)], 1) / n[:, None]   # (T, 2) centroid, NaN when empty
+        n, yx = mask_centroids(masks[b]); seen = n >= min_px                # (T,) mask px, (T, 2) centroid
         if not seen.any(): continue
         if hindsight: out[:, j] = np.stack([np.interp(t, t[seen], yx[seen, a]) for a in (0, 1)], 1)   # linear inside a gap, held at the ends
         else:

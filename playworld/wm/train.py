@@ -16,8 +16,8 @@ from diffusers.optimization import get_cosine_schedule_with_warmup
 from diffusers.training_utils import EMAModel
 from tqdm.auto import tqdm
 from ..config import coerce, field_types, from_mapping
-from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready, camera_names, tile_views
-from .model import ActionVideoDenoiser, make_scheduler, edm_loss, sample_frames, n_actions, _k, _na, canvas_tracks
+from ..core import atomic_write, check_writable, native_bf16, load_checkpoint_file, write_json, json_ready, camera_names
+from .model import ActionVideoDenoiser, make_scheduler, edm_loss, sample_frames, n_actions, _k, _na, block_tracks
 
 # %% auto #0
 __all__ = ['RECIPE_KEYS', 'TrainConfig', 'estimate_sigma_data', 'StepBatchSampler', 'save_checkpoint', 'load_checkpoint',
@@ -333,7 +333,7 @@ def train_from_store(data:str|Path,    # LeRobot v3 episode store
     k = mk.get('frames_per_call', dflt['frames_per_call'])   # windows of k target frames ((chunks + 1)·k with self-forcing: up to chunks·k predicted, k trained on)
     ds = WindowDataset([eps[i] for i in tr], n_ctx=mk.get('n_ctx', dflt['n_ctx']), horizon=k * (1 + tcfg.self_forcing_chunks if tcfg.self_forcing else 1), cameras=keys,
                        augment_shift=rc.augment_shift, augment_jitter=rc.augment_jitter, anchor=mk.get('n_anchor', dflt['n_anchor']) > 0,
-                       tracks=[canvas_tracks(tile_views(eps[i], list(keys)) if keys else eps[i].frames, len(keys or [0])) for i in tr] if mk.get('n_track', dflt['n_track']) else None)
+                       tracks=[np.stack([block_tracks(eps[i].cameras[c]) for c in (keys or eps[i].camera_keys[:1])], 1) for i in tr] if mk.get('n_track', dflt['n_track']) else None)
     H, W = ds.frames.shape[-2:]
     a = ds.actions.numpy().astype(np.float64)
     norm = rc.normalize_actions if rc.normalize_actions is not None else bool(np.abs(a).max() > 1)
