@@ -1,15 +1,25 @@
 """Sharded collection on a local Ray instance (optional extra: skipped when Ray is not installed)."""
+import json, subprocess, sys
 import pytest
+from _stages import ROOT, ENV
 from playworld.data.store import EpisodeStore
 
 def test_collect_sharded_ray(tmp_path):
-    ray = pytest.importorskip('ray')
-    from playworld.play.run import collect_sharded
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try: r = collect_sharded(tmp_path/'m', 4, n_workers=2, backend='ray', mode='demo', max_steps=40, keep_shards=True)
-    finally: ray.shutdown()
+    """Ray's head starts its servers with `subprocess.Popen(preexec_fn=...)`: Python code between fork and exec, which can
+    deadlock in a process that already runs threads (a test worker after torch has run: seen stuck for an hour, the
+    fork's child waiting on a lock another thread held). So the collection runs in a fresh interpreter, as the CLI
+    runs it, under a timeout; the shards and the merged store are checked here."""
+    pytest.importorskip('ray')
+    code = ("import json, sys, ray; from playworld.play.run import collect_sharded; "
+            "ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+            "try: r = collect_sharded(sys.argv[1], 4, n_workers=2, backend='ray', mode='demo', max_steps=40, keep_shards=True)\n"
+            "finally: ray.shutdown()\n"
+            "print(json.dumps([s['episodes'] for s in r['shards']]))")
+    p = subprocess.run([sys.executable, '-c', code, str(tmp_path/'m')], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert json.loads(p.stdout.strip().splitlines()[-1]) == [2, 2]
     st = EpisodeStore(tmp_path/'m')
-    assert len(st) == 4 and [s['episodes'] for s in r['shards']] == [2, 2]
+    assert len(st) == 4
     shards = sorted((tmp_path/'.m.shards').iterdir())
     want = [e for s in shards for e in EpisodeStore(s).load_all()]
     got = st.load_all()
