@@ -1549,6 +1549,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'playworld.ui.teleop.sim_pool': ('ui.teleop.html#sim_pool', 'playworld/ui/teleop.py')},
             'playworld.wm.env': { 'playworld.wm.env.WorldModelEnv': ('wm.env.html#worldmodelenv', 'playworld/wm/env.py'),
                                   'playworld.wm.env.WorldModelEnv.__init__': ('wm.env.html#worldmodelenv.__init__', 'playworld/wm/env.py'),
+                                  'playworld.wm.env.WorldModelEnv._given': ('wm.env.html#worldmodelenv._given', 'playworld/wm/env.py'),
                                   'playworld.wm.env.WorldModelEnv._obs': ('wm.env.html#worldmodelenv._obs', 'playworld/wm/env.py'),
                                   'playworld.wm.env.WorldModelEnv._pack': ('wm.env.html#worldmodelenv._pack', 'playworld/wm/env.py'),
                                   'playworld.wm.env.WorldModelEnv.render': ('wm.env.html#worldmodelenv.render', 'playworld/wm/env.py'),

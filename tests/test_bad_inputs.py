@@ -172,6 +172,11 @@ def c_cli_wm_horizon_model(s, t):
                        capture_output=True, text=True)
     raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
 
+def c_cli_wm_horizon_real_tracks(s, t):
+    r = subprocess.run([sys.executable, '-m', 'playworld.app.cli', 'evaluate', 'wm-horizon', '--model', str(ROOT/'data_samples'/'tabletop_wm_2cam'), '--real-tracks', '--episodes', '2'],
+                       capture_output=True, text=True)
+    raise SystemExit(f"exit {r.returncode}: {r.stderr.strip().splitlines()[-1]}")
+
 CASES = [
     ('store-missing', 'EpisodeStore', 'folder without meta/info.json', c_store_missing, FileNotFoundError, ['no episode store', 'info.json']),
     ('info-corrupt', 'EpisodeStore', 'info.json cut mid-way', c_info_corrupt, ValueError, ['corrupt', 'info.json']),
@@ -220,6 +225,7 @@ CASES = [
     ('cli-set', 'playworld train', "--set steps (no '=')", c_cli_set, SystemExit, ['exit 2', 'steps']),
     ('cli-out-folder', 'playworld evaluate real --out', 'an existing folder as the JSON file, refused before any episode runs', c_cli_out_folder, SystemExit, ['exit 2', 'argument --out', 'is a folder', 'result.json']),
     ('cli-wm-horizon-model', 'playworld evaluate wm-horizon', 'a --model folder that does not exist, refused before any attempt is collected', c_cli_wm_horizon_model, SystemExit, ['exit 2', '--model', 'no_model', 'no such folder']),
+    ('cli-wm-horizon-real-tracks', 'playworld evaluate wm-horizon --real-tracks', 'a model without block tracks, refused before any attempt is collected', c_cli_wm_horizon_real_tracks, SystemExit, ['--real-tracks', 'tabletop_wm_2cam', 'no block tracks']),
 ]
 
 

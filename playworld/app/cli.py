@@ -864,6 +864,7 @@ def _cmd_evaluate_wm_horizon(a):
     for m in a.model:
         if not Path(m).is_dir(): raise FileNotFoundError(f"--model {m}: no such folder (expected a world model written by save_pretrained)")
         models[m] = load_world_model(m)
+        if a.real_tracks and not getattr(models[m].config, 'n_track', 0): raise ValueError(f"--real-tracks: --model {m} has no block tracks (n_track = 0) to be given; train one with --set n_track=3")
     first = next(iter(models.values())); cams, size = wm_cameras(first), first.config.size
     for m, wm in models.items():
         if wm_cameras(wm) != cams or wm.config.size != size:
@@ -883,7 +884,7 @@ def _cmd_evaluate_wm_horizon(a):
         eps = held_windows(eps, first.config.n_ctx, a.frames, a.start_from)
         if not eps: raise ValueError(f"--from {a.start_from}: none of the {a.episodes} attempts (--seed {a.seed}) holds its block for 8 frames with "
                                      f"{first.config.n_ctx} + {a.frames} frames around the grasp; collect more with --episodes or fewer --frames")
-    res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet),
+    res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet, real_tracks=a.real_tracks),
                    model=repo_path(m), judge=jp and repo_path(jp), seed=a.seed, steps=a.steps, start_from=a.start_from) for m, wm in models.items()}
     if a.out: write_json(a.out, res)
     if a.json: print(json.dumps(json_ready(res)))
@@ -906,6 +907,8 @@ def add_wm_horizon_parser(sub # the `evaluate` group's `add_subparsers()` object
                    help="where imagination starts: 'start' the attempt's first frames (default); 'grasp' the frame the first grasp step starts from, "
                         "'held' frames that already show the block held (does the model carry a block it holds?), each a window of --frames imagined frames, no judge")
     p.add_argument('--frames', type=int, default=16, help='imagined frames per window with --from grasp or held (default 16)')
+    p.add_argument('--real-tracks', action='store_true', help="give models with block tracks each block's real position in every imagined frame: "
+                        "what they paint where the blocks really go, the bound a model of the blocks' motion would reach")
     p.add_argument('--json', action='store_true', help='print {model: {"survival", "judge_real", "judge_imagined", "seconds_per_frame", ...}} as JSON')
     p.add_argument('--out', type=_out_file, help='also write the JSON to this file'); p.add_argument('--quiet', action='store_true', help='no progress bars')
     p.set_defaults(func=_cmd_evaluate_wm_horizon)

@@ -814,6 +814,7 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
                       seed:int=0,         # sampling-noise seed (batch k uses seed + k)
                       progress:bool=False,
                       lead:int|None=None, # imagine only the last `lead` frames, from the real frames before them (None: all after the first n_ctx)
+                      real_tracks:bool=False, # a model with block tracks is given each block's real position in every imagined frame (`block_tracks` of the real attempt, with hindsight) instead of predicting it
                      )->list:             # list[Episode] source 'imagined': the real frames up to the context's last, then the model's
     """The world model's version of each real attempt: its first n_ctx frames as context (as policy evaluation starts),
     then driven open-loop by the attempt's *real* actions through `imagine_rollouts`. Each keeps the real attempt's
@@ -821,22 +822,25 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
     (World-Gymnast and PlayWorld both judge imagined rollouts). With `lead` L the context is the n_ctx real frames that
     end L frames before the attempt's end, so sweeping L measures how many imagined frames the model can produce before
     a judge no longer reads the real outcome in them. ValueError for attempts of unequal length or too short, or a lead
-    outside 1 … T − n_ctx."""
+    outside 1 … T − n_ctx. With `real_tracks` the model paints the frames with the blocks where they really went (what it
+    renders given a perfect model of the blocks' motion); ValueError for a model without block tracks."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
-    from playworld.wm.model import model_episode
+    from playworld.wm.model import model_episode, canvas_tracks, frame_channels
     n, out, V = wm.config.n_ctx, [], getattr(wm.config, 'n_views', 1)
     keys = list(getattr(wm.config, 'cameras', None) or [])
     if len({len(e) for e in episodes}) > 1: raise ValueError(f"attempts must share one length, got {sorted({len(e) for e in episodes})}")
     if episodes and len(episodes[0]) <= n: raise ValueError(f"attempts need more than n_ctx = {n} frames, got {len(episodes[0])}")
     if lead is not None and episodes and not 1 <= lead <= len(episodes[0]) - n:
         raise ValueError(f"lead={lead!r}: expected 1 … {len(episodes[0]) - n} imagined frames for attempts of {len(episodes[0])} frames and n_ctx = {n}")
+    if real_tracks and frame_channels(wm.config) == 3: raise ValueError("real_tracks: this world model has no block tracks (n_track = 0) to be given")
     for k, i0 in enumerate(tqdm(range(0, len(episodes), batch_size), disable=not progress, desc='imagined attempts')):
         R = episodes[i0:i0 + batch_size]; T = len(R[0]); s = 0 if lead is None else T - n - lead   # context: frames s … s+n-1
         C = [model_episode(e, wm).frames for e in R]                                                  # (T, H, V·W, 3) canvases
         replay = torch.from_numpy(np.stack([e.actions[s + n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - s - n, A)
         r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([c[s:s + n] for c in C]), [e.instruction for e in R],
-                             lambda img, ins: replay, T - s - n, T - s - n, actions=np.stack([e.actions[s:s + n - 1] for e in R]), seed=seed + k)
+                             lambda img, ins: replay, T - s - n, T - s - n, actions=np.stack([e.actions[s:s + n - 1] for e in R]), seed=seed + k,
+                             tracks=np.stack([canvas_tracks(c, V)[s + n:] for c in C]) if real_tracks else None)   # (B, T - s - n, V, M, 2)
         for j, e in enumerate(R):
             fr = np.concatenate([C[j][:s + n - 1], r['frames'][j]])                                     # (T, H, V·W, 3)
             cams = dict(zip(keys, split_views(fr, V))) if V > 1 else {(keys or e.camera_keys)[0]: fr}   # each camera its own view again

@@ -49,6 +49,7 @@ LEVERS.update(                  # object_held_sf with longer own rollouts (from 
 LEVERS.update(                  # the best levers with block track maps: the block's identity in a channel the gripper never covers
     object_held_track={**LEVERS['object_held'], **LEVERS['track']},
     object_held_sf_track={**LEVERS['object_held_sf'], **LEVERS['track']},
+    object_held_track_given={**LEVERS['object_held'], **LEVERS['track'], 'track_given': 0.5},   # half the rows told where the blocks go: a renderer a model of the blocks' motion can drive (`--real-tracks`)
 )
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']

@@ -38,9 +38,12 @@ class WorldModelEnv(gym.Env):
         self._ctx = None
 
     def reset(self, seed:int|None=None,
-               options:dict|None=None, # 'context' (B, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8; 'actions' (B, n_ctx-1, A); 'instruction' str
+               options:dict|None=None, # 'context' (B, n_ctx, H, W, 3) or (n_ctx, H, W, 3) uint8; 'actions' (B, n_ctx-1, A); 'instruction' str; 'tracks' (B, T, V, M, 2) (see below)
               )->tuple:                # obs {'image': (B, H, W, 3) or (H, W, 3) uint8}, info {'instruction', 'step'}
-        "Start B imagined rollouts from real context frames; ValueError naming expected vs got on a bad context."
+        """Start B imagined rollouts from real context frames; ValueError naming expected vs got on a bad context. A model
+        with block tracks may be given where the blocks go: `options['tracks']` (B, T, V, M, 2) float (y, x) px of the M
+        blocks in each of the V views for each of the next T frames (NaN: unknown), e.g. the real attempt's
+        (`block_tracks`); its frames are then painted with the blocks there (`sample_frames(tracks=...)`) for T steps."""
         super(WorldModelEnv, self).reset(seed=seed)
         if seed is not None: self._gen.manual_seed(seed)
         o = dict(options or {})
@@ -58,6 +61,12 @@ class WorldModelEnv(gym.Env):
         self._acts = torch.from_numpy(past).to(dev)                     # (B, n_ctx-1, A)
         self._anchor = self._ctx[:, :1] if getattr(self.model.config, 'n_anchor', 0) else None   # (B, 1, C, H, W): the first real frame, the memory frame
         self.instruction, self.t, self.frames = o.get('instruction', ''), 0, [ctx[:, -1]]
+        self._tracks = None if o.get('tracks') is None else np.asarray(o['tracks'], np.float32)
+        if self._tracks is not None:
+            C, V = self._ctx.shape[2], self.n_views
+            if C == 3: raise ValueError("options['tracks'] given to a model without block tracks (n_track = 0)")
+            if self._tracks.ndim != 5 or self._tracks.shape[0] != B or self._tracks.shape[2:] != (V, C - 3, 2):
+                raise ValueError(f"options['tracks'] must be (B={B}, T, V={V}, M={C - 3}, 2) block positions (y, x) px, got {self._tracks.shape}")
         return self._obs(), dict(instruction=self.instruction, step=0)
 
     def _obs(self)->dict:
@@ -103,11 +112,19 @@ class WorldModelEnv(gym.Env):
         for j in range(0, K, k):
             r = min(k, K - j); step = torch.cat([a[:, j:j+r], a[:, j+r-1:j+r].expand(-1, k - r, -1)], 1)   # (B, k, A)
             acts = torch.cat([self._acts, step], 1)                           # (B, n_ctx + k - 1, A): context actions, then the k driving
-            nxt = sample_frames(self.model, self._ctx, acts[:, :n + k - 1], self.n_steps, self._gen, self._anchor)[:, :r]   # (B, r, C, H, W)
+            nxt = sample_frames(self.model, self._ctx, acts[:, :n + k - 1], self.n_steps, self._gen, self._anchor, self._given(self.t + j, k))[:, :r]   # (B, r, C, H, W)
             self._ctx = torch.cat([self._ctx, nxt], 1)[:, -n:]; self._acts = torch.cat([self._acts, a[:, j:j+r]], 1)[:, -(n - 1):] if n > 1 else self._acts   # fed back unquantized
             out.append(nxt[:, :, :3])
         self.t += K
         return to_frames(torch.cat(out, 1))   # a view in channel-first memory: encoders see contiguous (B, 3, H, W) again
+
+    def _given(self, t:int, k:int)->torch.Tensor|None: # (B, k, M, H, W) maps of frames t … t+k-1 from `options['tracks']` (the last repeated past its end); None without
+        if self._tracks is None: return None
+        from playworld.data.windows import track_maps
+        T = len(self._tracks[0])
+        if t >= T: raise ValueError(f"options['tracks'] holds {T} frames; the rollout asks for frame {t + 1}")
+        yx = self._tracks[:, np.minimum(np.arange(t, t + k), T - 1)]                   # (B, k, V, M, 2)
+        return torch.from_numpy(track_maps(yx, self.size, self.width // self.n_views)).to(self.device)
 
     def render(self)->np.ndarray: # (H, W, 3) uint8, the first rollout's current frame
         "The current imagined frame (of rollout 0 when batched)."

@@ -30,6 +30,7 @@ def imagine_rollouts(env,                # `WorldModelEnv`, or any env with its 
                      actions=None,       # (B, n_ctx-1, A) actions of the context frames (None: zeros)
                      seed:int|None=None, # reseed the env's sampling noise (None: continue its stream)
                      views:int=1,        # V, the leading cameras of a multi-camera canvas `act` sees (1: the first camera, as a one-camera policy)
+                     tracks=None,        # (B, steps, V, M, 2) block positions the env is given (`WorldModelEnv.reset`'s 'tracks'; None: none)
                     )->dict:             # see below
     """B imagined rollouts of `act` with receding-horizon chunks; ValueError for a chunk that is not (B, K >= 1, A), or
     for more `views` than the env's frames hold.
@@ -41,7 +42,7 @@ def imagine_rollouts(env,                # `WorldModelEnv`, or any env with its 
     ctx = np.asarray(context); B = len(ctx); nv = getattr(env, 'n_views', 1)
     if not isinstance(views, int) or not 1 <= views <= nv: raise ValueError(f"views={views!r}: the env's frames hold {nv} camera(s)")
     see = (lambda im: im[..., :im.shape[-2] // nv * views, :]) if views < nv else (lambda im: im)   # the policy sees its cameras, the judge every camera
-    o = dict(context=ctx) | ({} if actions is None else dict(actions=actions)) | (dict(instruction=instruction) if isinstance(instruction, str) else {})
+    o = dict(context=ctx) | ({} if actions is None else dict(actions=actions)) | (dict(instruction=instruction) if isinstance(instruction, str) else {}) | ({} if tracks is None else dict(tracks=tracks))
     env.reset(seed=seed, options=o)
     dev = getattr(env, 'device', torch.device('cpu'))
     img = torch.as_tensor(ctx[:, -1]).to(dev)                        # (B, H, W, 3) uint8

@@ -292,6 +292,7 @@ def edm_loss(model:ActionVideoDenoiser,
              motion_weight:float=0.0, # extra loss weight on pixels that change: weight 1 + motion_weight where |target − last context| > 0.05
              object_weight:float=0.0, # extra loss weight on the blocks' pixels (`block_mask` of the target or the last context frame)
              object_on_pred:bool=False, # also weight where the model's own denoised frame shows a block (`loss_weights`)
+             given:Tensor|None=None, # (B,) bool: rows whose target block track maps are given, not diffused (a model with block tracks)
             )->Tensor:        # () scalar loss
     """EDM training loss λ(σ)‖D(x₀+σn) − x₀‖² with log-normal σ (Karras et al. 2022, Eq. 2 and Table 1). With
     `motion_weight` > 0 each pixel's squared error is weighted up where the frame changes (the gripper, a moved block),
@@ -299,14 +300,24 @@ def edm_loss(model:ActionVideoDenoiser,
     > 0 the pixels where a block is, in the target or in the last context frame, get 1 + object_weight (added to the
     motion weight): a block is 40–130 px of a 64-px view and moves about a pixel per frame, so in a plain mean leaving it
     behind costs almost nothing, step by step. The weights are `loss_weights`, read from the RGB channels; a model with
-    block tracks is scored on its track maps like on its pixels."""
+    block tracks is scored on its track maps like on its pixels. Rows marked `given` get their target maps clean (no
+    noise) and are not scored on them: the model learns to paint the frame *where the maps say* the blocks are, the
+    conditional renderer an object-state model drives (`sample_frames(tracks=...)`); the other rows learn to predict
+    the maps themselves (conditioning dropout, as classifier-free guidance trains one model for both, Ho & Salimans 2022).
+    ValueError for `given` on a model without tracks or of the wrong shape."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
     if target.ndim == 4: target = target[:, None]                                    # (B, k, C, H, W)
     x0 = target - context[:, -1:] if cfg.predict_residual else target               # (B, k, C, H, W)
     x0 = x0.flatten(1, 2)                                                            # (B, Ck, H, W)
     sigma = torch.exp(cfg.p_mean + cfg.p_std * torch.randn(B, device=x0.device))   # (B,)
     s = sigma.view(B, 1, 1, 1)
-    x_noisy = x0 + s * torch.randn_like(x0)
+    noise = torch.randn_like(x0); C = target.shape[2]
+    keep = None                                                                      # (B, Ck, 1, 1) 0 on the given maps
+    if given is not None:
+        if C == 3 or tuple(given.shape) != (B,): raise ValueError(f"given must be (B={B},) bool rows of a model with block tracks, got {tuple(given.shape)} for frames of {C} channels")
+        keep = 1 - (given.view(B, 1, 1).to(x0.device) & (torch.arange(C, device=x0.device) >= 3).view(1, 1, C)).float().expand(B, target.shape[1], C).reshape(B, -1, 1, 1)
+        noise = noise * keep
+    x_noisy = x0 + s * noise
     ctx, ctx_c = _augment_context(cfg, context, cfg.ctx_noise_max * torch.rand(B, device=x0.device))
     F = model(sched.precondition_inputs(x_noisy, s), sched.precondition_noise(sigma), ctx, actions, ctx_c, anchor)
     D = sched.precondition_outputs(x_noisy, F.float(), s)                           # denoised estimate of x₀
@@ -316,6 +327,7 @@ def edm_loss(model:ActionVideoDenoiser,
         k = target.shape[1]; pred = D.detach().unflatten(1, (k, target.shape[2]))  # (B, k, C, H, W): the model's denoised frames
         pred = (pred + context[:, -1:] if cfg.predict_residual else pred)[:, :, :3]
         err = err * loss_weights(target[:, :, :3], context[:, -1:, :3], pred if object_on_pred else None, motion_weight, object_weight).expand_as(target).flatten(1, 2)
+    if keep is not None: err = err * keep
     return (weight * err).mean()
 
 # %% ../../nbs/40_wm.model.ipynb #61b0ad6e
@@ -326,8 +338,11 @@ def sample_frames(model:ActionVideoDenoiser,
                   n_steps:int|None=None, # Euler steps (None: the model's `n_sampling_steps`)
                   generator:torch.Generator|None=None, # for reproducible noise
                   anchor:Tensor|None=None, # (B, 1, C, H, W) float in [-1, 1] memory frame of a model with n_anchor = 1
+                  tracks:Tensor|None=None, # (B, k, M, H, W) float in [-1, 1] block track maps of the k frames, given (None: the model predicts them)
                  )->Tensor:            # (B, k, C, H, W) float in [-1, 1], the k = `frames_per_call` predicted frames (and their track maps)
-    "Sample the next k frames by reverse diffusion (EDM Euler, DIAMOND-style few steps)."
+    """Sample the next k frames by reverse diffusion (EDM Euler, DIAMOND-style few steps). A model with block tracks
+    given `tracks` keeps those maps clean at every step (they are not sampled: the rows `edm_loss(given=...)` trains), so
+    it paints the frames with the blocks where the maps put them. ValueError for `tracks` of another shape."""
     cfg = model.config; B, k = context.shape[0], _k(cfg)
     _check_inputs(cfg, context, actions, anchor)
     n_steps = n_steps or cfg.n_sampling_steps
@@ -336,11 +351,18 @@ def sample_frames(model:ActionVideoDenoiser,
     dtype = next(model.parameters()).dtype
     last = context[:, -1]; C = last.shape[1]                                        # (B, C, H, W)
     x = torch.randn((B, C * k, *last.shape[-2:]), generator=generator, device=context.device) * sched.init_noise_sigma
+    put = lambda x: x                                                               # the given maps into x (B, Ck, H, W)
+    if tracks is not None:
+        if tuple(tracks.shape) != (B, k, C - 3, *last.shape[-2:]) or C == 3:
+            raise ValueError(f"tracks must be (B={B}, k={k}, {C - 3}, {', '.join(map(str, last.shape[-2:]))}) block track maps of a model with tracks, got {tuple(tracks.shape)}")
+        g = tracks.to(x) - last[:, None, 3:] if cfg.predict_residual else tracks.to(x)   # (B, k, M, H, W) in the diffused quantity's terms
+        put = lambda x: torch.cat([x.unflatten(1, (k, C))[:, :, :3], g], 2).flatten(1, 2)
+    x = put(x)
     ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
     anc = None if anchor is None else anchor.to(dtype)
     for t in sched.timesteps:
         F = model(sched.scale_model_input(x, t).to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
-        x = sched.step(F.float(), t, x).prev_sample
+        x = put(sched.step(F.float(), t, x).prev_sample)
     x = x.unflatten(1, (k, C))                                                      # (B, k, C, H, W)
     return (last[:, None] + x if cfg.predict_residual else x).clamp(-1, 1)
 
@@ -363,21 +385,25 @@ def rollout(model:ActionVideoDenoiser,
             n_steps:int|None=None, # Euler steps per call
             generator:torch.Generator|None=None,
             anchor:Tensor|None=None, # (B, 1, 3 or C, H, W) memory frame (None: the first context frame, for a model with n_anchor = 1)
+            tracks:Tensor|None=None, # (B, T, M, H, W) float in [-1, 1] block track maps of the T predicted frames, given (`sample_frames`; None: predicted)
            )->Tensor:         # (B, T, 3, H, W) float in [-1, 1], the T predicted frames (RGB)
     """Autoregressive open-loop rollout: predict k = `frames_per_call` frames, append them to the context, slide the
     window. When fewer than k actions remain, the last is repeated to fill the call and only the frames asked for are kept.
     A model with block tracks starts from the tracks of the context frames (`with_tracks`) and carries its predicted
-    tracks along; only the RGB frames are returned."""
+    tracks along, or is given them (`tracks`: e.g. the real ones, to ask what the model paints where the blocks really
+    go); only the RGB frames are returned."""
     cfg = model.config; n, k = cfg.n_ctx, _k(cfg)
     if actions.ndim != 3 or actions.shape[1] < n: raise ValueError(f"actions must be (B, >= {n}, A), got {tuple(actions.shape)}")
     context = with_tracks(cfg, context)                                               # (B, n_ctx, C, H, W)
     if _na(cfg): anchor = context[:, :1] if anchor is None else with_tracks(cfg, anchor)
     T = actions.shape[1] - n + 1
+    if tracks is not None and (tracks.ndim != 5 or tracks.shape[1] != T): raise ValueError(f"tracks must be (B, T={T}, M, H, W) maps of the predicted frames, got {tuple(tracks.shape)}")
+    gt = None if tracks is None else torch.cat([tracks, tracks[:, -1:].expand(-1, k - 1, -1, -1, -1)], 1)   # padded like the actions
     pad = actions[:, -1:].expand(-1, k - 1, -1)                                       # (B, k - 1, A) repeats of the last action
     acts = torch.cat([actions, pad], 1)
     frames, out, t = context, [], 0
     while t < T:
-        nxt = sample_frames(model, frames[:, -n:], acts[:, t:t + n + k - 1], n_steps, generator, anchor)[:, :T - t]   # (B, ≤ k, C, H, W)
+        nxt = sample_frames(model, frames[:, -n:], acts[:, t:t + n + k - 1], n_steps, generator, anchor, None if gt is None else gt[:, t:t + k])[:, :T - t]   # (B, ≤ k, C, H, W)
         out.append(nxt[:, :, :3]); frames = torch.cat([frames, nxt], 1)[:, -n:]; t += nxt.shape[1]
     return torch.cat(out, 1)
 

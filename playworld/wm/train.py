@@ -47,6 +47,7 @@ class TrainConfig:
     motion_weight:float=0.0    # extra loss weight on pixels that change between the last context frame and the target (`edm_loss`)
     object_weight:float=0.0    # extra loss weight on the blocks' pixels in the target or the last context frame (`edm_loss`, `block_mask`)
     object_on_pred:bool=False  # with object_weight: also weight where the model's own denoised frame shows a block, so a painted false block costs as much as a missed one (`loss_weights`)
+    track_given:float=0.0      # fraction of each batch whose target block track maps are given clean instead of diffused (`edm_loss(given=...)`): one model that predicts the maps and paints frames where given maps put the blocks (a model with block tracks only)
     def __post_init__(self):
         if self.bf16 is None: self.bf16 = native_bf16()
         if self.num_workers < 0: raise ValueError(f"num_workers must be >= 0, got {self.num_workers}")
@@ -61,6 +62,7 @@ class TrainConfig:
         if not self.held_weight > 0: raise ValueError(f"held_weight must be > 0, got {self.held_weight}")
         if not self.motion_weight >= 0: raise ValueError(f"motion_weight must be >= 0, got {self.motion_weight}")
         if not self.object_weight >= 0: raise ValueError(f"object_weight must be >= 0, got {self.object_weight}")
+        if not 0 <= self.track_given <= 1: raise ValueError(f"track_given must be a fraction in [0, 1], got {self.track_given}")
         if self.object_on_pred and not self.object_weight: raise ValueError("object_on_pred=True weights the blocks the model paints by object_weight, which is 0: set object_weight > 0")
 
 # %% ../../nbs/41_wm.train.ipynb #4422f21d
@@ -182,6 +184,7 @@ def train_world_model(model:ActionVideoDenoiser,
     "Train `model` in place (its weights become the EMA weights at the end) with accelerate; exact resume from checkpoints."
     if len(train_ds) == 0: raise ValueError("empty training set: no windows (episodes shorter than the context?)")
     if resume and out_dir is None: raise ValueError("resume=True needs out_dir (where the checkpoint is)")
+    if cfg.track_given and not getattr(model.config, 'n_track', 0): raise ValueError(f"track_given={cfg.track_given} gives block track maps, but the model has none (n_track = 0): set n_track=3")
     torch.manual_seed(cfg.seed)
     _reset_accelerate_precision(acc_mp := 'bf16' if cfg.bf16 else 'no')
     acc = Accelerator(mixed_precision=acc_mp)
@@ -215,7 +218,8 @@ def train_world_model(model:ActionVideoDenoiser,
         b = first if step == start else next(it)
         ctx, acts, tgt = self_forced(raw, b, cfg.self_forcing, cfg.self_forcing_chunks) if cfg.self_forcing else (b['context'], b['actions'][:, :nA], b['target'][:, :k])
         with acc.autocast():
-            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight, cfg.object_weight, cfg.object_on_pred)
+            given = torch.rand(len(tgt)) < cfg.track_given if cfg.track_given else None   # (B,) rows told where the blocks go
+            loss = edm_loss(model if acc.num_processes > 1 else raw, sched, ctx, acts, tgt, b.get('anchor'), cfg.motion_weight, cfg.object_weight, cfg.object_on_pred, given)
         if not torch.isfinite(loss): raise FloatingPointError(f"loss became {loss.item()} at step {step}; lower lr (now {cfg.lr})")
         acc.backward(loss)
         acc.clip_grad_norm_(model.parameters(), cfg.grad_clip)
