@@ -884,7 +884,7 @@ def _cmd_evaluate_wm_horizon(a):
         eps = held_windows(eps, first.config.n_ctx, a.frames, a.start_from)
         if not eps: raise ValueError(f"--from {a.start_from}: none of the {a.episodes} attempts (--seed {a.seed}) holds its block for 8 frames with "
                                      f"{first.config.n_ctx} + {a.frames} frames around the grasp; collect more with --episodes or fewer --frames")
-    res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet, real_tracks=a.real_tracks),
+    res = {m: dict(wm_horizon_eval(wm, eps, judge, a.horizons, a.batch_size, a.seed, progress=not a.quiet, tracks='real' if a.real_tracks else None),
                    model=repo_path(m), judge=jp and repo_path(jp), seed=a.seed, steps=a.steps, start_from=a.start_from) for m, wm in models.items()}
     if a.out: write_json(a.out, res)
     if a.json: print(json.dumps(json_ready(res)))

@@ -173,21 +173,22 @@ def wm_horizon_eval(wm,                    # `ActionVideoDenoiser` of the attemp
                     return_imagined:bool=False, # also return the imagined attempts under 'imagined' (e.g. for `survival_strip`)
                     progress:bool=False,
                     min_px:int=10,          # mask pixels from which the block counts as visible (a block covers 40–130 px of a 64-px view; a smear leaves a few stray ones)
-                    real_tracks:bool=False, # a model with block tracks is given the blocks' real positions (`imagined_attempts`): what it paints where they really go
-                   )->dict:                # survival, judge_imagined, judge_real, seconds_per_frame, episodes, success_rate, real_tracks[, imagined]
+                    tracks=None,            # a model with block tracks is given where the blocks go (`imagined_attempts`: 'real', or a callable model of their motion); None: predicted
+                   )->dict:                # survival, judge_imagined, judge_real, seconds_per_frame, episodes, success_rate, tracks[, imagined]
     """Imagine every attempt once (`imagined_attempts`) and report block survival (`object_survival`), the judge on the
     imagined and the real attempts, the seconds per imagined frame and the real success rate."""
     if not episodes: raise ValueError("no attempts to imagine")
     n, T = wm.config.n_ctx, len(episodes[0]); hs = _horizons(horizons, T - n, n)
     if judge is not None: check_judge_cameras(judge, {'world model': wm})
-    t0 = time.perf_counter(); im = imagined_attempts(wm, episodes, batch_size, seed, progress, real_tracks=real_tracks); dt = time.perf_counter() - t0
+    t0 = time.perf_counter(); im = imagined_attempts(wm, episodes, batch_size, seed, progress, tracks=tracks); dt = time.perf_counter() - t0
     k = min(8, T - n); t0 = time.perf_counter(); imagined_attempts(wm, episodes[:1], 1, seed, lead=k); d1 = time.perf_counter() - t0
     keys = ('accuracy', 'balanced_accuracy', 'tpr', 'fpr', 'n')
     judged = lambda eps: None if judge is None else {x: evaluate_judge(judge, eps)[x] for x in keys}
     sec = dict(batch=dt / (len(episodes) * (T - n)), batch_size=min(batch_size, len(episodes)), batch1=d1 / k, batch1_frames=k,
                device=str(next(wm.parameters()).device))
     res = dict(survival=object_survival(episodes, im, n, hs, min_px, seed), judge_imagined=judged(im), judge_real=judged(episodes),
-               seconds_per_frame=sec, episodes=len(episodes), success_rate=float(np.mean([_labels(e, len(e) - 1)[0] for e in episodes])), real_tracks=real_tracks)
+               seconds_per_frame=sec, episodes=len(episodes), success_rate=float(np.mean([_labels(e, len(e) - 1)[0] for e in episodes])),
+               tracks=tracks if tracks in (None, 'real') else getattr(tracks, '__name__', type(tracks).__name__))   # which positions the model was given
     return json_ready(res) | (dict(imagined=im) if return_imagined else {})
 
 # %% ../../nbs/55_eval.horizon.ipynb #b938a826

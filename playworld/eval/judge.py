@@ -814,7 +814,7 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
                       seed:int=0,         # sampling-noise seed (batch k uses seed + k)
                       progress:bool=False,
                       lead:int|None=None, # imagine only the last `lead` frames, from the real frames before them (None: all after the first n_ctx)
-                      real_tracks:bool=False, # a model with block tracks is given each block's real position in every imagined frame (`block_tracks` of the real attempt, with hindsight) instead of predicting it
+                      tracks=None,        # a model with block tracks is given where the blocks are in every imagined frame instead of predicting it: 'real' (`block_tracks` of the real attempt, with hindsight), or callable(real `Episode`, first imagined frame index) -> (T - first, V, M, 2) (y, x) px per view (a model of the blocks' motion); None: predicted
                      )->list:             # list[Episode] source 'imagined': the real frames up to the context's last, then the model's
     """The world model's version of each real attempt: its first n_ctx frames as context (as policy evaluation starts),
     then driven open-loop by the attempt's *real* actions through `imagine_rollouts`. Each keeps the real attempt's
@@ -822,8 +822,9 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
     (World-Gymnast and PlayWorld both judge imagined rollouts). With `lead` L the context is the n_ctx real frames that
     end L frames before the attempt's end, so sweeping L measures how many imagined frames the model can produce before
     a judge no longer reads the real outcome in them. ValueError for attempts of unequal length or too short, or a lead
-    outside 1 … T − n_ctx. With `real_tracks` the model paints the frames with the blocks where they really went (what it
-    renders given a perfect model of the blocks' motion); ValueError for a model without block tracks."""
+    outside 1 … T − n_ctx. With `tracks='real'` the model paints the frames with the blocks where they really went (what it
+    renders given a perfect model of the blocks' motion), with a callable where that model puts them; ValueError for
+    tracks given to a model without block tracks, or of the wrong shape."""
     from playworld.wm.env import WorldModelEnv
     from playworld.wm.imagine import imagine_rollouts
     from playworld.wm.model import model_episode, canvas_tracks, frame_channels
@@ -833,14 +834,20 @@ def imagined_attempts(wm,                 # `ActionVideoDenoiser` of the attempt
     if episodes and len(episodes[0]) <= n: raise ValueError(f"attempts need more than n_ctx = {n} frames, got {len(episodes[0])}")
     if lead is not None and episodes and not 1 <= lead <= len(episodes[0]) - n:
         raise ValueError(f"lead={lead!r}: expected 1 … {len(episodes[0]) - n} imagined frames for attempts of {len(episodes[0])} frames and n_ctx = {n}")
-    if real_tracks and frame_channels(wm.config) == 3: raise ValueError("real_tracks: this world model has no block tracks (n_track = 0) to be given")
+    if tracks is not None and frame_channels(wm.config) == 3: raise ValueError(f"tracks={tracks!r}: this world model has no block tracks (n_track = 0) to be given")
+    if tracks is not None and tracks != 'real' and not callable(tracks): raise ValueError(f"tracks={tracks!r}: expected None, 'real' or a callable(episode, first frame) -> (T - first, V, M, 2) positions")
+    def where(e, c, first): # (T - first, V, M, 2) block positions of the imagined frames
+        if tracks == 'real': return canvas_tracks(c, V)[first:]
+        y = np.asarray(tracks(e, first), np.float32); want = (len(c) - first, V, frame_channels(wm.config) - 3, 2)
+        if y.shape != want: raise ValueError(f"tracks {getattr(tracks, '__name__', tracks)!r} gave positions {y.shape} for an attempt of {len(c)} frames from frame {first}, expected {want}")
+        return y
     for k, i0 in enumerate(tqdm(range(0, len(episodes), batch_size), disable=not progress, desc='imagined attempts')):
         R = episodes[i0:i0 + batch_size]; T = len(R[0]); s = 0 if lead is None else T - n - lead   # context: frames s … s+n-1
         C = [model_episode(e, wm).frames for e in R]                                                  # (T, H, V·W, 3) canvases
         replay = torch.from_numpy(np.stack([e.actions[s + n - 1:T - 1] for e in R]).astype(np.float32))   # (B, T - s - n, A)
         r = imagine_rollouts(WorldModelEnv(wm, max_steps=T), np.stack([c[s:s + n] for c in C]), [e.instruction for e in R],
                              lambda img, ins: replay, T - s - n, T - s - n, actions=np.stack([e.actions[s:s + n - 1] for e in R]), seed=seed + k,
-                             tracks=np.stack([canvas_tracks(c, V)[s + n:] for c in C]) if real_tracks else None)   # (B, T - s - n, V, M, 2)
+                             tracks=None if tracks is None else np.stack([where(e, c, s + n) for e, c in zip(R, C)]))   # (B, T - s - n, V, M, 2)
         for j, e in enumerate(R):
             fr = np.concatenate([C[j][:s + n - 1], r['frames'][j]])                                     # (T, H, V·W, 3)
             cams = dict(zip(keys, split_views(fr, V))) if V > 1 else {(keys or e.camera_keys)[0]: fr}   # each camera its own view again
