@@ -315,7 +315,7 @@ def edm_loss(model:ActionVideoDenoiser,
     keep = None                                                                      # (B, Ck, 1, 1) 0 on the given maps
     if given is not None:
         if C == 3 or tuple(given.shape) != (B,): raise ValueError(f"given must be (B={B},) bool rows of a model with block tracks, got {tuple(given.shape)} for frames of {C} channels")
-        keep = 1 - (given.view(B, 1, 1).to(x0.device) & (torch.arange(C, device=x0.device) >= 3).view(1, 1, C)).float().expand(B, target.shape[1], C).reshape(B, -1, 1, 1)
+        keep = torch.ones(B, target.shape[1], C, 1, 1, device=x0.device); keep[given.to(x0.device), :, 3:] = 0; keep = keep.flatten(1, 2)
         noise = noise * keep
     x_noisy = x0 + s * noise
     ctx, ctx_c = _augment_context(cfg, context, cfg.ctx_noise_max * torch.rand(B, device=x0.device))
