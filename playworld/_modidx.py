@@ -1568,6 +1568,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                         'playworld/wm/model.py'),
                                     'playworld.wm.model._augment_context': ('wm.model.html#_augment_context', 'playworld/wm/model.py'),
                                     'playworld.wm.model._check_inputs': ('wm.model.html#_check_inputs', 'playworld/wm/model.py'),
+                                    'playworld.wm.model._clean_maps': ('wm.model.html#_clean_maps', 'playworld/wm/model.py'),
                                     'playworld.wm.model._k': ('wm.model.html#_k', 'playworld/wm/model.py'),
                                     'playworld.wm.model._na': ('wm.model.html#_na', 'playworld/wm/model.py'),
                                     'playworld.wm.model._slots': ('wm.model.html#_slots', 'playworld/wm/model.py'),

@@ -51,6 +51,10 @@ LEVERS.update(                  # the best levers with block track maps: the blo
     object_held_sf_track={**LEVERS['object_held_sf'], **LEVERS['track']},
     object_held_track_given={**LEVERS['object_held'], **LEVERS['track'], 'track_given': 0.5},   # half the rows told where the blocks go: a renderer a model of the blocks' motion can drive (`--real-tracks`)
 )
+LEVERS.update(                  # the given maps as a conditioning image: absolute and unscaled at every σ, not c_in(σ)-scaled residuals
+    object_held_track_clean={**LEVERS['object_held_track_given'], 'track_input': 'clean'},
+    object_held_track_render={**LEVERS['object_held_track_given'], 'track_input': 'clean', 'track_given': 1.0},   # every row given the maps: a renderer only, driven by a model of the blocks' motion (it predicts no maps of its own)
+)
 
 def arm_config(names:list # lever names of `LEVERS` to combine, e.g. ['anchor', 'chunk4']
               )->dict:    # the merged training-config changes

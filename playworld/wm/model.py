@@ -14,13 +14,14 @@ from diffusers.configuration_utils import register_to_config
 from diffusers.models.embeddings import GaussianFourierProjection
 
 # %% auto #0
-__all__ = ['VIEW_LAYOUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'frame_channels', 'n_actions', 'with_tracks',
-           'mask_centroids', 'block_tracks', 'canvas_tracks', 'model_episode', 'make_scheduler', 'block_mask',
-           'loss_weights', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
+__all__ = ['VIEW_LAYOUTS', 'TRACK_INPUTS', 'GROW_KEYS', 'ActionVideoDenoiser', 'frame_hw', 'frame_channels', 'n_actions',
+           'with_tracks', 'mask_centroids', 'block_tracks', 'canvas_tracks', 'model_episode', 'make_scheduler',
+           'block_mask', 'loss_weights', 'edm_loss', 'sample_frames', 'sample_next', 'rollout', 'moving_square_batch',
            'load_world_model', 'widen_views', 'grow_model', 'wm_cameras']
 
 # %% ../../nbs/40_wm.model.ipynb #ff5b4f49
 VIEW_LAYOUTS = ('tile', 'channels', 'views')   # how the cameras of a multi-camera model meet the UNet (see below)
+TRACK_INPUTS = ('diffused', 'clean')          # how given target track maps reach the network (see `ActionVideoDenoiser`)
 
 class ActionVideoDenoiser(ModelMixin, ConfigMixin):
     """Next-frame network F(x, σ | context frames, actions); `save_pretrained`/`from_pretrained` give safetensors checkpoints.
@@ -43,7 +44,13 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
     (red, green, blue) after its RGB channels (`data.windows.track_maps`: a bump at the block's position), predicted and
     fed back like the pixels, so a block the gripper covers still has its own channel saying where it is. The model's
     frames then have C = 3 + n_track channels inside (`frame_channels`); `rollout` and `WorldModelEnv` read the tracks of
-    the real context frames by colour (`with_tracks`) and hand out RGB only."""
+    the real context frames by colour (`with_tracks`) and hand out RGB only. Target maps can also be *given* (the real
+    blocks' positions, or a model of their motion: `edm_loss(given=...)`, `sample_frames(tracks=...)`). `track_input`
+    says how they reach the network: 'diffused' keeps them in the diffused quantity, so the network sees them scaled by
+    EDM's c_in(σ) = 1/√(σ² + σ_data²) and, with `predict_residual`, as the residual from the last frame: at the
+    sampler's first σ = 5 that is 0.2 × a one-pixel dipole, next to nothing. 'clean' puts the absolute maps on the
+    network input at unit scale whatever σ, as a conditioning image (ControlNet-style layout conditioning, Zhang et al.
+    2023), so the maps say where to paint at every noise level."""
     @register_to_config
     def __init__(self,
                  size:int=64,                  # frame height, px (also the width when `width` is None)
@@ -71,6 +78,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
                  n_anchor:int=0,               # memory frames given as extra context (0 or 1): an earlier real frame of the attempt
                  frames_per_call:int=1,        # k, frames predicted by one call (k actions drive them)
                  n_track:int=0,                # block track maps per frame after RGB: 0, or 3 (one per tabletop block: red, green, blue)
+                 track_input:str='diffused',   # how given target track maps reach the network: one of `TRACK_INPUTS`
                 ):
         super().__init__()
         n, W = len(block_out_channels), size if width is None else width
@@ -87,6 +95,7 @@ class ActionVideoDenoiser(ModelMixin, ConfigMixin):
         if n_anchor not in (0, 1): raise ValueError(f"n_anchor must be 0 or 1 memory frame, got {n_anchor!r}")
         if not isinstance(frames_per_call, int) or frames_per_call < 1: raise ValueError(f"frames_per_call must be an int >= 1, got {frames_per_call!r}")
         if n_track not in (0, 3): raise ValueError(f"n_track must be 0 or 3 (one track map per tabletop block: red, green, blue), got {n_track!r}")
+        if track_input not in TRACK_INPUTS: raise ValueError(f"track_input {track_input!r}: expected one of {TRACK_INPUTS}")
         self.register_buffer('_a_mean', torch.tensor(action_mean or [0.0] * action_dim, dtype=torch.float32), persistent=False)
         self.register_buffer('_a_std', torch.tensor(action_std or [1.0] * action_dim, dtype=torch.float32), persistent=False)
         emb = block_out_channels[0] * 4
@@ -283,6 +292,17 @@ def loss_weights(target:Tensor, # (B, k, 3, H, W) float in [-1, 1], the real nex
         w = w + object_weight * m.float()
     return w
 
+def _clean_maps(cfg, x_in:Tensor, # (B, Ck, H, W) preconditioned network input
+                maps:Tensor,           # (B, k, M, H, W) float in [-1, 1] the given target track maps (absolute)
+                rows:Tensor|None=None, # (B,) bool rows given (None: all)
+               )->Tensor:              # (B, Ck, H, W): the given rows' map channels replaced by `maps` for track_input 'clean'
+    "The network input of given rows under `track_input` = 'clean': their map channels are the absolute maps, unscaled."
+    if getattr(cfg, 'track_input', 'diffused') != 'clean': return x_in
+    B, k, M = maps.shape[:3]; x = x_in.unflatten(1, (k, 3 + M)).clone()
+    if rows is None: x[:, :, 3:] = maps
+    else: x[rows, :, 3:] = maps[rows].to(x)
+    return x.flatten(1, 2)
+
 def edm_loss(model:ActionVideoDenoiser,
              sched:EDMEulerScheduler, # from `make_scheduler(model.config)`
              context:Tensor,  # (B, n_ctx, C, H, W) float in [-1, 1], C = `frame_channels` (RGB, then block track maps)
@@ -304,6 +324,7 @@ def edm_loss(model:ActionVideoDenoiser,
     noise) and are not scored on them: the model learns to paint the frame *where the maps say* the blocks are, the
     conditional renderer an object-state model drives (`sample_frames(tracks=...)`); the other rows learn to predict
     the maps themselves (conditioning dropout, as classifier-free guidance trains one model for both, Ho & Salimans 2022).
+    How the given maps reach the network is the model's `track_input`.
     ValueError for `given` on a model without tracks or of the wrong shape."""
     cfg = getattr(model, 'module', model).config; B = target.shape[0]   # `module`: under DistributedDataParallel
     if target.ndim == 4: target = target[:, None]                                    # (B, k, C, H, W)
@@ -319,7 +340,9 @@ def edm_loss(model:ActionVideoDenoiser,
         noise = noise * keep
     x_noisy = x0 + s * noise
     ctx, ctx_c = _augment_context(cfg, context, cfg.ctx_noise_max * torch.rand(B, device=x0.device))
-    F = model(sched.precondition_inputs(x_noisy, s), sched.precondition_noise(sigma), ctx, actions, ctx_c, anchor)
+    x_in = sched.precondition_inputs(x_noisy, s)
+    if given is not None: x_in = _clean_maps(cfg, x_in, target[:, :, 3:], given.to(x0.device))
+    F = model(x_in, sched.precondition_noise(sigma), ctx, actions, ctx_c, anchor)
     D = sched.precondition_outputs(x_noisy, F.float(), s)                           # denoised estimate of x₀
     weight = (s**2 + cfg.sigma_data**2) / (s * cfg.sigma_data)**2                     # λ(σ)
     err = (D - x0)**2
@@ -342,7 +365,8 @@ def sample_frames(model:ActionVideoDenoiser,
                  )->Tensor:            # (B, k, C, H, W) float in [-1, 1], the k = `frames_per_call` predicted frames (and their track maps)
     """Sample the next k frames by reverse diffusion (EDM Euler, DIAMOND-style few steps). A model with block tracks
     given `tracks` keeps those maps clean at every step (they are not sampled: the rows `edm_loss(given=...)` trains), so
-    it paints the frames with the blocks where the maps put them. ValueError for `tracks` of another shape."""
+    it paints the frames with the blocks where the maps put them; under `track_input` = 'clean' the network sees them
+    absolute and unscaled at every step. ValueError for `tracks` of another shape."""
     cfg = model.config; B, k = context.shape[0], _k(cfg)
     _check_inputs(cfg, context, actions, anchor)
     n_steps = n_steps or cfg.n_sampling_steps
@@ -361,7 +385,9 @@ def sample_frames(model:ActionVideoDenoiser,
     ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
     anc = None if anchor is None else anchor.to(dtype)
     for t in sched.timesteps:
-        F = model(sched.scale_model_input(x, t).to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
+        x_in = sched.scale_model_input(x, t)
+        if tracks is not None: x_in = _clean_maps(cfg, x_in, tracks.to(x))
+        F = model(x_in.to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
         x = put(sched.step(F.float(), t, x).prev_sample)
     x = x.unflatten(1, (k, C))                                                      # (B, k, C, H, W)
     return (last[:, None] + x if cfg.predict_residual else x).clamp(-1, 1)

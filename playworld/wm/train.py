@@ -246,7 +246,7 @@ def train_world_model(model:ActionVideoDenoiser,
     return res
 
 # %% ../../nbs/41_wm.train.ipynb #725c4421
-RECIPE_KEYS = ('ctx_noise_max', 'p_mean', 'p_std', 'n_sampling_steps')   # training and sampling settings, not the architecture: a fine-tune may change them
+RECIPE_KEYS = ('ctx_noise_max', 'p_mean', 'p_std', 'n_sampling_steps', 'track_input')   # training and sampling settings, not the architecture: a fine-tune may change them
 _FROM_DATA = ('size', 'action_dim', 'fps', 'sigma_data', 'width', 'n_views', 'cameras', 'action_mean', 'action_std')   # fixed by the episodes and `--cameras` (sigma_data, action statistics measured on them), not by a config
 
 def model_keys()->dict: # name -> (declared type, default) of each world-model setting a config may give
@@ -299,8 +299,9 @@ def split_config(cfg:dict,    # flat config: world-model keys (`model_keys`), `T
     if bad: raise ValueError(f"unknown config keys {bad}{src}; valid: model {list(mt)}, training {list(tt)}, run {list(st)}")
     try: mk = {k: coerce(v, mt[k][0], k) for k, v in cfg.items() if k in mt}
     except ValueError as e: raise ValueError(f"ActionVideoDenoiser{src}: {e}") from None
-    from playworld.wm.model import VIEW_LAYOUTS
+    from playworld.wm.model import VIEW_LAYOUTS, TRACK_INPUTS
     if mk.get('view_layout', 'tile') not in VIEW_LAYOUTS: raise ValueError(f"ActionVideoDenoiser{src}: view_layout={mk['view_layout']!r}: expected one of {VIEW_LAYOUTS}")
+    if mk.get('track_input', 'diffused') not in TRACK_INPUTS: raise ValueError(f"ActionVideoDenoiser{src}: track_input={mk['track_input']!r}: expected one of {TRACK_INPUTS}")   # a fine-tune registers it unchecked
     for k, v in mk.items():   # every integer model setting (n_ctx, widths, layers, groups, steps) counts something
         if any(x < 1 for x in (v if isinstance(v, tuple) else [v]) if type(x) is int): raise ValueError(f"ActionVideoDenoiser{src}: {k}={v!r}: expected integers >= 1")
     part = lambda keys: {k: v for k, v in cfg.items() if k in keys}
