@@ -299,8 +299,8 @@ def _clean_maps(cfg, x_in:Tensor, # (B, Ck, H, W) preconditioned network input
     "The network input of given rows under `track_input` = 'clean': their map channels are the absolute maps, unscaled."
     if getattr(cfg, 'track_input', 'diffused') != 'clean': return x_in
     B, k, M = maps.shape[:3]; x = x_in.unflatten(1, (k, 3 + M)).clone()
-    if rows is None: x[:, :, 3:] = maps
-    else: x[rows, :, 3:] = maps[rows].to(x)
+    rows = slice(None) if rows is None else rows
+    x[rows, :, 3:] = maps[rows].to(x)
     return x.flatten(1, 2)
 
 def edm_loss(model:ActionVideoDenoiser,
@@ -379,14 +379,14 @@ def sample_frames(model:ActionVideoDenoiser,
     if tracks is not None:
         if tuple(tracks.shape) != (B, k, C - 3, *last.shape[-2:]) or C == 3:
             raise ValueError(f"tracks must be (B={B}, k={k}, {C - 3}, {', '.join(map(str, last.shape[-2:]))}) block track maps of a model with tracks, got {tuple(tracks.shape)}")
-        g = tracks.to(x) - last[:, None, 3:] if cfg.predict_residual else tracks.to(x)   # (B, k, M, H, W) in the diffused quantity's terms
+        tracks = tracks.to(x); g = tracks - last[:, None, 3:] if cfg.predict_residual else tracks   # (B, k, M, H, W) in the diffused quantity's terms
         put = lambda x: torch.cat([x.unflatten(1, (k, C))[:, :, :3], g], 2).flatten(1, 2)
     x = put(x)
     ctx_c = torch.full((B,), 0.25 * math.log(cfg.sigma_min), device=context.device)  # clean context at inference
     anc = None if anchor is None else anchor.to(dtype)
     for t in sched.timesteps:
         x_in = sched.scale_model_input(x, t)
-        if tracks is not None: x_in = _clean_maps(cfg, x_in, tracks.to(x))
+        if tracks is not None: x_in = _clean_maps(cfg, x_in, tracks)
         F = model(x_in.to(dtype), t.expand(B), context.to(dtype), actions.to(dtype), ctx_c, anc)
         x = put(sched.step(F.float(), t, x).prev_sample)
     x = x.unflatten(1, (k, C))                                                      # (B, k, C, H, W)
